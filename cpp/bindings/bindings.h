@@ -1,0 +1,11 @@
+// One init_<area> per binding file; module.cc calls them all.
+#pragma once
+#include <pybind11/pybind11.h>
+
+namespace ef {
+namespace py = pybind11;
+void init_errors(py::module_& m);
+void init_tensor(py::module_& m);
+void init_ops(py::module_& m);
+void init_context(py::module_& m);
+}  // namespace ef

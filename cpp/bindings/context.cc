@@ -1,0 +1,37 @@
+// Context bindings: device scopes, threads, random seeds.
+#include "bindings/bindings.h"
+#include "core/device.h"
+#include "core/threadpool.h"
+#include "eager/context.h"
+
+namespace ef {
+
+void init_context(py::module_& m) {
+  m.def("current_device", [] { return thread_context().device.name(); });
+  // Sets the thread's device from a spec string; returns the previous spec string.
+  m.def("set_device", [](const std::string& spec) {
+    std::string prev = thread_context().device.name();
+    thread_context().device = spec.empty() ? DeviceSpec() : parse_device(spec);
+    return prev;
+  });
+  m.def("canonical_device", [](const std::string& spec) { return parse_device(spec).name(); });
+  m.def("list_physical_devices", [](const std::string& type) {
+    return list_physical_devices(type == "GPU" ? DeviceType::kCUDA : DeviceType::kCPU);
+  });
+  m.def("num_threads", &num_threads);
+  m.def("set_num_threads", &set_num_threads);
+  m.def("set_global_seed", [](py::object seed) {
+    SeedState& s = seed_state();
+    s.has_global = !seed.is_none();
+    s.global_seed = s.has_global ? seed.cast<int64_t>() : 0;
+    s.op_counter = 0;
+  });
+  m.def("get_global_seed", []() -> py::object {
+    SeedState& s = seed_state();
+    return s.has_global ? py::object(py::int_(s.global_seed)) : py::object(py::none());
+  });
+  // TF's get_seed rule: (global, op) seeds for an op; a counter makes repeated ops differ.
+  m.def("next_op_seed", [] { return seed_state().op_counter++; });
+}
+
+}  // namespace ef

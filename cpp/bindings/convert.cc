@@ -1,0 +1,179 @@
+// Python <-> tensor conversion: the fast paths in C++, everything else via a Python fallback.
+#include "bindings/convert.h"
+
+#include <cstring>
+#include <limits>
+
+#include "core/errors.h"
+
+namespace ef {
+
+PyTypeObject* g_tensor_type = nullptr;
+
+namespace {
+
+py::object& fallback() {
+  static py::object* f = new py::object();  // leaked: outlives interpreter teardown safely
+  return *f;
+}
+
+Tensor int_scalar(long long v, DType hint) {
+  DType dt = hint;
+  if (!(dtype_is_numeric(hint))) {
+    dt = (v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max()) ? DType::kInt32
+                                                                                                : DType::kInt64;
+  }
+  if (dtype_is_integer(dt)) {
+    bool fits = true;
+    EF_DISPATCH_INT(dt, (void)0, fits = v >= (long long)std::numeric_limits<T>::min() &&
+                                        (v < 0 || (unsigned long long)v <= (unsigned long long)std::numeric_limits<T>::max()));
+    if (!fits) throw TypeError(str_cat("Cannot convert ", v, " to EagerTensor of dtype ", dtype_name(dt)));
+  }
+  Tensor t = TensorImpl::empty(dt, Shape());
+  EF_DISPATCH_POD(dt, (void)0, *t->data<T>() = static_cast<T>(v));
+  return t;
+}
+
+Tensor float_scalar(double v, DType hint) {
+  DType dt = (dtype_is_floating(hint) || dtype_is_complex(hint)) ? hint : DType::kFloat32;
+  Tensor t = TensorImpl::empty(dt, Shape());
+  EF_DISPATCH_POD(dt, (void)0, *t->data<T>() = static_cast<T>(v));
+  return t;
+}
+
+Tensor string_scalar(py::handle v) {
+  Tensor t = TensorImpl::empty(DType::kString, Shape());
+  if (PyBytes_Check(v.ptr())) {
+    char* buf;
+    Py_ssize_t n;
+    PyBytes_AsStringAndSize(v.ptr(), &buf, &n);
+    t->data<std::string>()[0].assign(buf, n);
+  } else {
+    Py_ssize_t n;
+    const char* buf = PyUnicode_AsUTF8AndSize(v.ptr(), &n);
+    if (!buf) throw py::error_already_set();
+    t->data<std::string>()[0].assign(buf, n);
+  }
+  return t;
+}
+
+}  // namespace
+
+void set_convert_fallback(py::object fn) { fallback() = std::move(fn); }
+
+DType dtype_from_numpy(py::handle np_dtype) {
+  py::dtype d = py::reinterpret_borrow<py::dtype>(np_dtype);
+  char kind = d.kind();
+  ssize_t size = d.itemsize();
+  switch (kind) {
+    case 'b': return DType::kBool;
+    case 'f':
+      if (size == 2) return DType::kFloat16;
+      if (size == 4) return DType::kFloat32;
+      if (size == 8) return DType::kFloat64;
+      break;
+    case 'i':
+      if (size == 1) return DType::kInt8;
+      if (size == 2) return DType::kInt16;
+      if (size == 4) return DType::kInt32;
+      if (size == 8) return DType::kInt64;
+      break;
+    case 'u':
+      if (size == 1) return DType::kUInt8;
+      break;
+    case 'c':
+      if (size == 8) return DType::kComplex64;
+      break;
+    case 'S': case 'U': case 'O': return DType::kString;
+  }
+  throw TypeError(str_cat("Unsupported NumPy dtype for a tensor: ", py::str(np_dtype).cast<std::string>()));
+}
+
+py::dtype numpy_dtype(DType t) {
+  switch (t) {
+    case DType::kFloat32: return py::dtype("float32");
+    case DType::kFloat64: return py::dtype("float64");
+    case DType::kFloat16: return py::dtype("float16");
+    case DType::kInt32: return py::dtype("int32");
+    case DType::kInt64: return py::dtype("int64");
+    case DType::kInt16: return py::dtype("int16");
+    case DType::kInt8: return py::dtype("int8");
+    case DType::kUInt8: return py::dtype("uint8");
+    case DType::kBool: return py::dtype("bool");
+    case DType::kComplex64: return py::dtype("complex64");
+    case DType::kString: return py::dtype("O");
+    default: throw TypeError("invalid dtype");
+  }
+}
+
+Tensor from_numpy(py::handle obj) {
+  py::array arr = py::reinterpret_borrow<py::array>(obj);
+  DType dt = dtype_from_numpy(arr.dtype());
+  std::vector<int64_t> dims(arr.shape(), arr.shape() + arr.ndim());
+  Shape shape(dims);
+  if (dt == DType::kString) {
+    Tensor t = TensorImpl::empty(dt, shape);
+    py::object flat = py::module_::import("numpy").attr("ravel")(arr);
+    std::string* out = t->data<std::string>();
+    int64_t i = 0;
+    for (py::handle item : flat) {
+      if (PyBytes_Check(item.ptr()) || PyUnicode_Check(item.ptr())) {
+        out[i++] = (*string_scalar(item)).data<std::string>()[0];
+      } else {
+        throw TypeError(str_cat("Failed to convert elements of ", py::repr(obj).cast<std::string>(),
+                                " to Tensor: expected bytes or str"));
+      }
+    }
+    return t;
+  }
+  py::array c = py::array::ensure(arr, py::array::c_style);
+  Tensor t = TensorImpl::empty(dt, shape);
+  if (t->nbytes()) std::memcpy(t->raw_data(), c.data(), t->nbytes());
+  return t;
+}
+
+py::object to_numpy(const Tensor& t) {
+  std::vector<ssize_t> shape(t->shape().begin(), t->shape().end());
+  if (t->dtype() == DType::kString) {
+    py::array out(py::dtype("O"), shape);
+    auto** objs = reinterpret_cast<PyObject**>(out.mutable_data());
+    const std::string* s = t->data<std::string>();
+    for (int64_t i = 0; i < t->num_elements(); ++i) {
+      PyObject* b = PyBytes_FromStringAndSize(s[i].data(), static_cast<Py_ssize_t>(s[i].size()));
+      if (!b) throw py::error_already_set();
+      Py_XDECREF(objs[i]);
+      objs[i] = b;
+    }
+    return std::move(out);
+  }
+  // The capsule keeps the tensor (and so its memory) alive as long as the array lives.
+  auto* keep = new Tensor(t);
+  py::capsule owner(keep, [](void* p) { delete static_cast<Tensor*>(p); });
+  py::array out(numpy_dtype(t->dtype()), shape, {}, t->raw_data(), owner);
+  py::detail::array_proxy(out.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  return std::move(out);
+}
+
+Tensor to_tensor(py::handle v, DType hint) {
+  PyObject* o = v.ptr();
+  if (Py_TYPE(o) == g_tensor_type || PyObject_TypeCheck(o, g_tensor_type)) return v.cast<Tensor>();
+  if (PyBool_Check(o)) {
+    if (dtype_is_numeric(hint)) return int_scalar(o == Py_True ? 1 : 0, hint);
+    return TensorImpl::scalar<bool>(o == Py_True);
+  }
+  if (PyLong_Check(o)) {
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow) throw ValueError(str_cat("Can't convert Python int ", py::str(v).cast<std::string>(),
+                                           " to a tensor: it does not fit in int64"));
+    return int_scalar(x, hint);
+  }
+  if (PyFloat_Check(o)) return float_scalar(PyFloat_AS_DOUBLE(o), hint);
+  if (PyBytes_Check(o) || PyUnicode_Check(o)) return string_scalar(v);
+  if (!dtype_is_numeric(hint) && py::isinstance<py::array>(v)) return from_numpy(v);
+  if (!fallback()) throw TypeError("eagerflow conversion is not initialized");
+  py::object r = hint == DType::kInvalid ? fallback()(v, py::none()) : fallback()(v, static_cast<int>(hint));
+  return r.cast<Tensor>();
+}
+
+}  // namespace ef

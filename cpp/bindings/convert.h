@@ -1,0 +1,31 @@
+// Conversions between Python values (scalars, NumPy arrays, tensors) and C++ tensors.
+#pragma once
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include "core/tensor.h"
+
+namespace ef {
+namespace py = pybind11;
+
+// The Python Tensor type object (set when the class is bound).
+extern PyTypeObject* g_tensor_type;
+
+// Converts `value` to a tensor. `hint` (kInvalid for none) is the preferred dtype: Python
+// scalars adopt it where the value fits, as TF's convert_to_tensor(dtype_hint=...) does.
+// Values the fast path does not handle (lists, Variables, ...) go to the Python fallback.
+Tensor to_tensor(py::handle value, DType hint = DType::kInvalid);
+
+// Tensor -> NumPy array sharing the tensor's memory (read-only); strings become an object
+// array of bytes.
+py::object to_numpy(const Tensor& t);
+// NumPy array -> new tensor (copy); `dtype` kInvalid keeps the array's dtype.
+Tensor from_numpy(py::handle array);
+
+DType dtype_from_numpy(py::handle np_dtype);  // throws TypeError for unsupported dtypes
+py::dtype numpy_dtype(DType t);
+
+// Registers the Python fallback: fn(value, dtype_enum_or_None) -> Tensor.
+void set_convert_fallback(py::object fn);
+
+}  // namespace ef

@@ -1,0 +1,10 @@
+// The eagerflow._core extension module.
+#include "bindings/bindings.h"
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "eagerflow C++ core: tensors, op registry, eager kernels";
+  ef::init_errors(m);
+  ef::init_tensor(m);
+  ef::init_ops(m);
+  ef::init_context(m);
+}

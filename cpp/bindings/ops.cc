@@ -1,0 +1,107 @@
+// Op bindings: execute(op, inputs, attrs) for Python wrappers, and registry introspection.
+#include <pybind11/stl.h>
+
+#include "bindings/bindings.h"
+#include "bindings/convert.h"
+#include "core/errors.h"
+#include "eager/execute.h"
+
+namespace ef {
+
+namespace {
+
+constexpr int64_t kReleaseGilElements = int64_t(1) << 15;
+
+AttrValue attr_from_python(py::handle v) {
+  if (v.is_none()) return std::monostate();
+  if (PyBool_Check(v.ptr())) return v.ptr() == Py_True;
+  if (PyLong_Check(v.ptr())) return v.cast<int64_t>();
+  if (PyFloat_Check(v.ptr())) return v.cast<double>();
+  if (PyUnicode_Check(v.ptr()) || PyBytes_Check(v.ptr())) return v.cast<std::string>();
+  if (py::hasattr(v, "_type_enum")) return static_cast<DType>(v.attr("_type_enum").cast<int>());
+  if (PyObject_TypeCheck(v.ptr(), g_tensor_type)) return v.cast<Tensor>();
+  if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
+    py::sequence seq = py::reinterpret_borrow<py::sequence>(v);
+    bool all_int = true, all_num = true, all_str = true;
+    for (py::handle x : seq) {
+      bool is_int = PyLong_Check(x.ptr()) || x.is_none();
+      all_int &= is_int;
+      all_num &= is_int || PyFloat_Check(x.ptr());
+      all_str &= PyUnicode_Check(x.ptr()) || PyBytes_Check(x.ptr());
+    }
+    if (all_int) {
+      std::vector<int64_t> out;
+      for (py::handle x : seq) out.push_back(x.is_none() ? -1 : x.cast<int64_t>());
+      return out;
+    }
+    if (all_num) return seq.cast<std::vector<double>>();
+    if (all_str) return seq.cast<std::vector<std::string>>();
+  }
+  throw TypeError(str_cat("Unsupported attribute value: ", py::repr(v).cast<std::string>()));
+}
+
+Attrs attrs_from_python(py::handle attrs) {
+  Attrs a;
+  if (attrs.is_none()) return a;
+  for (auto kv : py::reinterpret_borrow<py::dict>(attrs)) a.set(kv.first.cast<std::string>(), attr_from_python(kv.second));
+  return a;
+}
+
+std::vector<Tensor> inputs_from_python(py::handle inputs) {
+  std::vector<Tensor> out;
+  for (py::handle x : py::reinterpret_borrow<py::sequence>(inputs)) out.push_back(to_tensor(x));
+  return out;
+}
+
+std::vector<Tensor> execute_maybe_released(const OpDef& op, const std::vector<Tensor>& in, const Attrs& attrs) {
+  int64_t total = 0;
+  for (const Tensor& t : in) total += t->num_elements();
+  if (total >= kReleaseGilElements) {
+    py::gil_scoped_release release;
+    return execute(op, in, attrs);
+  }
+  return execute(op, in, attrs);
+}
+
+}  // namespace
+
+void init_ops(py::module_& m) {
+  py::class_<OpDef>(m, "OpDef")
+      .def_readonly("name", &OpDef::name)
+      .def_readonly("inputs", &OpDef::inputs)
+      .def_readonly("attrs", &OpDef::attrs)
+      .def_readonly("stateful", &OpDef::stateful)
+      .def_readonly("elementwise", &OpDef::elementwise)
+      .def_property_readonly("has_infer", [](const OpDef& d) { return d.infer != nullptr; })
+      .def_property_readonly("has_cpu_kernel", [](const OpDef& d) { return d.kernels[0] != nullptr; })
+      .def("__repr__", [](const OpDef& d) { return "<OpDef " + d.name + ">"; });
+
+  m.def("get_op", &get_op, py::return_value_policy::reference);
+  m.def("list_ops", &all_ops, py::return_value_policy::reference);
+
+  // The generic entry used by every Python op wrapper: returns the list of outputs.
+  m.def("execute", [](const OpDef& op, py::handle inputs, py::handle attrs) {
+    std::vector<Tensor> in = inputs_from_python(inputs);
+    return execute_maybe_released(op, in, attrs_from_python(attrs));
+  });
+  // Single-output form (most ops): returns the tensor itself.
+  m.def("execute1", [](const OpDef& op, py::handle inputs, py::handle attrs) {
+    std::vector<Tensor> in = inputs_from_python(inputs);
+    std::vector<Tensor> out = execute_maybe_released(op, in, attrs_from_python(attrs));
+    if (out.size() != 1) throw_error(Code::kInternal, op.name, " returned ", out.size(), " outputs");
+    return out[0];
+  });
+  // Shape/dtype inference on concrete inputs: [(dtype_enum, dims-or-None), ...].
+  m.def("infer", [](const OpDef& op, py::handle inputs, py::handle attrs) {
+    InferContext ic = infer(op, inputs_from_python(inputs), attrs_from_python(attrs));
+    py::list out;
+    for (size_t i = 0; i < ic.out_dtypes.size(); ++i) {
+      py::object dims = ic.out_shapes[i].rank_known() ? py::object(py::cast(ic.out_shapes[i].to_vector()))
+                                                      : py::object(py::none());
+      out.append(py::make_tuple(static_cast<int>(ic.out_dtypes[i]), dims));
+    }
+    return out;
+  });
+}
+
+}  // namespace ef

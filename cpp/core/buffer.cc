@@ -1,0 +1,51 @@
+// Aligned allocation with clear errors; string buffers construct and destroy their elements.
+#include "core/buffer.h"
+
+#include <cstdlib>
+#include <new>
+#include <string>
+
+#include "core/errors.h"
+
+namespace ef {
+
+namespace {
+constexpr size_t kAlign = 64;
+// Refuse single allocations beyond 1 TiB up front: malloc may overcommit and crash later.
+constexpr size_t kMaxBytes = size_t(1) << 40;
+}  // namespace
+
+size_t checked_nbytes(DType dtype, int64_t count) {
+  size_t esize = dtype_size(dtype);
+  if (count < 0 || (count > 0 && static_cast<size_t>(count) > kMaxBytes / esize)) {
+    throw_error(Code::kResourceExhausted, "OOM when allocating tensor with ", count,
+                " elements of type ", dtype_name(dtype), " on /job:localhost/replica:0/task:0/device:CPU:0");
+  }
+  return static_cast<size_t>(count) * esize;
+}
+
+std::shared_ptr<Buffer> Buffer::allocate(DType dtype, int64_t count) {
+  size_t nbytes = checked_nbytes(dtype, count);
+  size_t rounded = (nbytes + kAlign - 1) / kAlign * kAlign;
+  if (rounded == 0) rounded = kAlign;
+  void* p = std::aligned_alloc(kAlign, rounded);
+  if (!p) {
+    throw_error(Code::kResourceExhausted, "OOM when allocating tensor with ", count,
+                " elements of type ", dtype_name(dtype), " (", nbytes, " bytes)");
+  }
+  if (dtype == DType::kString) {
+    auto* s = static_cast<std::string*>(p);
+    for (int64_t i = 0; i < count; ++i) new (s + i) std::string();
+  }
+  return std::shared_ptr<Buffer>(new Buffer(p, nbytes, dtype, count));
+}
+
+Buffer::~Buffer() {
+  if (dtype_ == DType::kString) {
+    auto* s = static_cast<std::string*>(data_);
+    for (int64_t i = 0; i < count_; ++i) s[i].~basic_string();
+  }
+  std::free(data_);
+}
+
+}  // namespace ef

@@ -1,0 +1,51 @@
+// DType names and properties.
+#include "core/dtype.h"
+
+namespace ef {
+
+const char* dtype_name(DType t) {
+  switch (t) {
+    case DType::kFloat32: return "float32";
+    case DType::kFloat64: return "float64";
+    case DType::kInt32: return "int32";
+    case DType::kUInt8: return "uint8";
+    case DType::kInt16: return "int16";
+    case DType::kInt8: return "int8";
+    case DType::kString: return "string";
+    case DType::kComplex64: return "complex64";
+    case DType::kInt64: return "int64";
+    case DType::kBool: return "bool";
+    case DType::kFloat16: return "float16";
+    default: return "invalid";
+  }
+}
+
+size_t dtype_size(DType t) {
+  switch (t) {
+    case DType::kFloat32: return 4;
+    case DType::kFloat64: return 8;
+    case DType::kInt32: return 4;
+    case DType::kUInt8: return 1;
+    case DType::kInt16: return 2;
+    case DType::kInt8: return 1;
+    case DType::kString: return sizeof(std::string);
+    case DType::kComplex64: return 8;
+    case DType::kInt64: return 8;
+    case DType::kBool: return 1;
+    case DType::kFloat16: return 2;
+    default: return 0;
+  }
+}
+
+bool dtype_is_floating(DType t) {
+  return t == DType::kFloat16 || t == DType::kFloat32 || t == DType::kFloat64;
+}
+bool dtype_is_integer(DType t) {
+  return t == DType::kInt8 || t == DType::kUInt8 || t == DType::kInt16 || t == DType::kInt32 ||
+         t == DType::kInt64;
+}
+bool dtype_is_complex(DType t) { return t == DType::kComplex64; }
+bool dtype_is_numeric(DType t) { return dtype_is_floating(t) || dtype_is_integer(t) || dtype_is_complex(t); }
+bool dtype_is_valid(int v) { return dtype_size(static_cast<DType>(v)) != 0; }
+
+}  // namespace ef

@@ -1,0 +1,64 @@
+// TensorImpl: dtype + shape + data. Small numeric tensors keep their bytes inline (one allocation).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/buffer.h"
+#include "core/dtype.h"
+#include "core/shape.h"
+
+namespace ef {
+
+class TensorImpl;
+using Tensor = std::shared_ptr<TensorImpl>;
+
+class TensorImpl {
+ public:
+  static constexpr size_t kInlineBytes = 64;
+
+  // Allocates an uninitialized (strings: empty) tensor. Shape must be fully defined.
+  static Tensor empty(DType dtype, const Shape& shape);
+  static Tensor zeros(DType dtype, const Shape& shape);
+  // A tensor that shares `buffer` (no copy); the caller guarantees the size fits.
+  static Tensor from_buffer(DType dtype, const Shape& shape, std::shared_ptr<Buffer> buffer);
+  template <typename T>
+  static Tensor scalar(T value) {
+    Tensor t = empty(DTypeOf<T>::value, Shape());
+    *t->data<T>() = value;
+    return t;
+  }
+
+  TensorImpl(DType dtype, Shape shape) : dtype_(dtype), shape_(std::move(shape)) {}
+
+  DType dtype() const { return dtype_; }
+  const Shape& shape() const { return shape_; }
+  int rank() const { return shape_.rank(); }
+  int64_t num_elements() const { return num_elements_; }
+  size_t nbytes() const { return static_cast<size_t>(num_elements_) * dtype_size(dtype_); }
+
+  void* raw_data() const { return data_; }
+  template <typename T>
+  T* data() const { return static_cast<T*>(data_); }
+  // The owning buffer, or null when the data lives inline in this object.
+  const std::shared_ptr<Buffer>& buffer() const { return buffer_; }
+
+  // Same data, new shape (reshape / expand_dims / squeeze are free).
+  Tensor with_shape(const Shape& shape) const;
+
+ private:
+  DType dtype_;
+  Shape shape_;
+  int64_t num_elements_ = 0;
+  void* data_ = nullptr;
+  std::shared_ptr<Buffer> buffer_;
+  alignas(64) unsigned char inline_[kInlineBytes];
+};
+
+// Reads element i of a numeric tensor as double / int64 (for small host-side attribute
+// tensors like axes and shapes). Throws InvalidArgument for non-numeric dtypes.
+int64_t tensor_int_at(const TensorImpl& t, int64_t i);
+double tensor_double_at(const TensorImpl& t, int64_t i);
+std::vector<int64_t> tensor_to_int_vector(const TensorImpl& t);
+
+}  // namespace ef

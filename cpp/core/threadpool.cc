@@ -1,0 +1,136 @@
+// A small fixed thread pool; the calling thread takes a chunk too, so 2 cores use 1 worker.
+#include "core/threadpool.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace ef {
+
+namespace {
+
+class Pool {
+ public:
+  explicit Pool(int workers) {
+    for (int i = 0; i < workers; ++i) threads_.emplace_back([this] { loop(); });
+  }
+  ~Pool() {
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    for (auto& t : threads_) t.join();
+  }
+  int workers() const { return static_cast<int>(threads_.size()); }
+
+  void run(int64_t chunks, const std::function<void(int64_t)>& job) {
+    std::unique_lock<std::mutex> run_lock(run_mu_);  // one parallel region at a time
+    std::exception_ptr error;
+    std::mutex err_mu;
+    std::atomic<int64_t> next{0};
+    std::atomic<int64_t> done{0};
+    auto body = [&] {
+      for (int64_t c; (c = next.fetch_add(1)) < chunks;) {
+        try {
+          job(c);
+        } catch (...) {
+          std::lock_guard<std::mutex> l(err_mu);
+          if (!error) error = std::current_exception();
+        }
+        done.fetch_add(1);
+      }
+    };
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      task_ = body;
+      ++generation_;
+    }
+    cv_.notify_all();
+    body();
+    {
+      std::unique_lock<std::mutex> l(mu_);
+      done_cv_.wait(l, [&] { return done.load() == chunks && active_ == 0; });
+      task_ = nullptr;
+    }
+    if (error) std::rethrow_exception(error);
+  }
+
+ private:
+  void loop() {
+    uint64_t seen = 0;
+    for (;;) {
+      std::function<void()> task;
+      {
+        std::unique_lock<std::mutex> l(mu_);
+        cv_.wait(l, [&] { return stop_ || (generation_ != seen && task_); });
+        if (stop_) return;
+        seen = generation_;
+        task = task_;
+        ++active_;
+      }
+      task();
+      {
+        std::lock_guard<std::mutex> l(mu_);
+        --active_;
+      }
+      done_cv_.notify_all();
+    }
+  }
+
+  std::vector<std::thread> threads_;
+  std::mutex mu_, run_mu_;
+  std::condition_variable cv_, done_cv_;
+  std::function<void()> task_;
+  uint64_t generation_ = 0;
+  int active_ = 0;
+  bool stop_ = false;
+};
+
+std::atomic<int> g_threads{0};
+thread_local bool t_in_parallel = false;  // nested regions run inline, never deadlock
+
+Pool& pool() {
+  static Pool* p = new Pool(std::max(1u, std::thread::hardware_concurrency()) - 1);  // leaked on purpose:
+  return *p;  // joining threads during interpreter teardown can deadlock
+}
+
+}  // namespace
+
+int num_threads() {
+  int n = g_threads.load();
+  return n > 0 ? n : pool().workers() + 1;
+}
+
+void set_num_threads(int n) { g_threads.store(n); }
+
+void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {
+  if (n <= 0) return;
+  grain = std::max<int64_t>(grain, 1);
+  int64_t threads = std::min<int64_t>(num_threads(), pool().workers() + 1);
+  int64_t chunks = std::min<int64_t>(threads, (n + grain - 1) / grain);
+  if (chunks <= 1 || t_in_parallel) {
+    fn(0, n);
+    return;
+  }
+  int64_t per = (n + chunks - 1) / chunks;
+  pool().run(chunks, [&](int64_t c) {
+    int64_t b = c * per, e = std::min(n, b + per);
+    if (b >= e) return;
+    bool was = t_in_parallel;
+    t_in_parallel = true;
+    try {
+      fn(b, e);
+    } catch (...) {
+      t_in_parallel = was;
+      throw;
+    }
+    t_in_parallel = was;
+  });
+}
+
+}  // namespace ef

@@ -1,0 +1,26 @@
+// The thread-local execution context: which device ops run on, and (later issues) whether
+// ops are being recorded into a graph or onto a gradient tape.
+#pragma once
+#include <cstdint>
+
+#include "core/device.h"
+
+namespace ef {
+
+struct Context {
+  DeviceSpec device;          // set by tf.device(...)
+  void* graph = nullptr;      // non-null while building a graph (tf.function / tf.Graph)
+  int tape_depth = 0;         // > 0 while a GradientTape records
+};
+
+Context& thread_context();
+
+// Global op seed state for tf.random (tf.random.set_seed).
+struct SeedState {
+  bool has_global = false;
+  int64_t global_seed = 0;
+  int64_t op_counter = 0;     // distinct default op seeds, as TF does after set_seed
+};
+SeedState& seed_state();
+
+}  // namespace ef

@@ -1,0 +1,20 @@
+// execute(op, inputs, attrs): the ONE dispatch entry for every op call. Eager mode runs the
+// kernel now; graph mode and tape recording hook in here (see docs/architecture.md).
+#pragma once
+#include <vector>
+
+#include "core/tensor.h"
+#include "ops/attrs.h"
+#include "ops/registry.h"
+
+namespace ef {
+
+std::vector<Tensor> execute(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs);
+
+// Single-output convenience used by the binding fast paths.
+Tensor execute1(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs);
+
+// Runs shape/dtype inference for `op` on concrete inputs (tests compare it with kernels).
+InferContext infer(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs);
+
+}  // namespace ef

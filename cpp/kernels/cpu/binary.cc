@@ -1,0 +1,282 @@
+// CPU kernels for binary elementwise ops: integer ops wrap on overflow and follow Python's
+// floor semantics; float ops propagate NaN like TF.
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+#include "kernels/cpu/broadcast.h"
+#include "ops/op_util.h"
+
+namespace ef {
+namespace {
+
+template <typename T>
+using Unsigned = std::make_unsigned_t<std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>>;
+
+// Wrapping integer arithmetic (signed overflow is undefined in C++, defined in TF).
+template <typename T>
+inline T wrap_add(T a, T b) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
+    return static_cast<T>(static_cast<Unsigned<T>>(a) + static_cast<Unsigned<T>>(b));
+  else
+    return a + b;
+}
+template <typename T>
+inline T wrap_sub(T a, T b) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
+    return static_cast<T>(static_cast<Unsigned<T>>(a) - static_cast<Unsigned<T>>(b));
+  else
+    return a - b;
+}
+template <typename T>
+inline T wrap_mul(T a, T b) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
+    return static_cast<T>(static_cast<Unsigned<T>>(a) * static_cast<Unsigned<T>>(b));
+  else
+    return a * b;
+}
+
+template <typename T>
+inline bool is_nan(T v) {
+  if constexpr (std::is_floating_point_v<T>) return std::isnan(v);
+  else if constexpr (std::is_same_v<T, half>) return Eigen::numext::isnan(v);
+  else return false;
+}
+
+template <typename T>
+inline T floor_div(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    if constexpr (std::is_signed_v<T>) {
+      if (b == -1) return static_cast<T>(Unsigned<T>(0) - static_cast<Unsigned<T>>(a));
+      T q = a / b;
+      if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+      return q;
+    } else {
+      return a / b;
+    }
+  } else {
+    return static_cast<T>(std::floor(static_cast<double>(a) / static_cast<double>(b)));
+  }
+}
+
+template <typename T>
+inline T floor_mod(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    if constexpr (std::is_signed_v<T>) {
+      if (b == -1) return 0;
+      T r = a % b;
+      if (r != 0 && ((r < 0) != (b < 0))) r += b;
+      return r;
+    } else {
+      return a % b;
+    }
+  } else {
+    using C = std::conditional_t<std::is_same_v<T, double>, double, float>;
+    C x = static_cast<C>(a), y = static_cast<C>(b);
+    C r = std::fmod(x, y);
+    if (r != 0 && ((r < 0) != (y < 0))) r += y;
+    return static_cast<T>(r);
+  }
+}
+
+template <typename T>
+inline T int_pow(T base, T exp) {
+  Unsigned<T> result = 1, b = static_cast<Unsigned<T>>(base);
+  for (auto e = static_cast<Unsigned<T>>(exp); e; e >>= 1) {
+    if (e & 1) result *= b;
+    b *= b;
+  }
+  return static_cast<T>(result);
+}
+
+template <typename T>
+void check_int_divisor(const TensorImpl& y) {
+  if constexpr (std::is_integral_v<T>) {
+    const T* p = y.data<T>();
+    for (int64_t i = 0; i < y.num_elements(); ++i)
+      if (p[i] == 0) throw_error(Code::kInvalidArgument, "Integer division by zero");
+  }
+}
+
+// Allocates the broadcast output and checks dtypes; returns the output.
+TensorImpl* prepare(KernelContext& c, unsigned types, DType out_dtype = DType::kInvalid) {
+  const TensorImpl& x = *c.input(0);
+  const TensorImpl& y = *c.input(1);
+  check_same_dtype(c.op, x.dtype(), y.dtype(), 1);
+  check_type(c.op, x.dtype(), types);
+  Shape s = (x.shape() == y.shape()) ? x.shape() : broadcast_shapes(x.shape(), y.shape());
+  return c.allocate_output(0, out_dtype == DType::kInvalid ? x.dtype() : out_dtype, s);
+}
+
+#define EF_UNSUPPORTED(c) check_type(c.op, c.input(0)->dtype(), 0)
+
+// Defines a kernel that applies EXPR (over `a`, `b` of type T) for the dtypes in DISPATCH.
+#define EF_BINARY_KERNEL(FN, TYPES, DISPATCH, EXPR)                                      \
+  void FN(KernelContext& c) {                                                             \
+    TensorImpl* out = prepare(c, TYPES);                                                  \
+    DISPATCH(out->dtype(), EF_UNSUPPORTED(c),                                             \
+             binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return EXPR; })); \
+  }
+
+#define EF_DISPATCH_NUMERIC(DTYPE, DEFAULT, ...)      \
+  switch (DTYPE) {                                    \
+    EF_CASES_REAL(__VA_ARGS__)                        \
+    EF_CASE(kComplex64, ::ef::complex64, __VA_ARGS__) \
+    default: DEFAULT;                                 \
+  }
+
+EF_BINARY_KERNEL(sub_kernel, kTypesNumeric, EF_DISPATCH_NUMERIC, wrap_sub(a, b))
+EF_BINARY_KERNEL(mul_kernel, kTypesNumeric, EF_DISPATCH_NUMERIC, wrap_mul(a, b))
+EF_BINARY_KERNEL(maximum_kernel, kTypesReal, EF_DISPATCH_REAL, (is_nan(a) || a > b) ? a : b)
+EF_BINARY_KERNEL(minimum_kernel, kTypesReal, EF_DISPATCH_REAL, (is_nan(a) || a < b) ? a : b)
+EF_BINARY_KERNEL(squared_difference_kernel, kTypesReal, EF_DISPATCH_REAL, wrap_mul(wrap_sub(a, b), wrap_sub(a, b)))
+EF_BINARY_KERNEL(bitwise_and_kernel, kTypesInt, EF_DISPATCH_INT, static_cast<T>(a & b))
+EF_BINARY_KERNEL(bitwise_or_kernel, kTypesInt, EF_DISPATCH_INT, static_cast<T>(a | b))
+EF_BINARY_KERNEL(bitwise_xor_kernel, kTypesInt, EF_DISPATCH_INT, static_cast<T>(a ^ b))
+// Shifts: out-of-range shift counts give 0 (or -1 for negative right shifts), never UB.
+EF_BINARY_KERNEL(left_shift_kernel, kTypesInt, EF_DISPATCH_INT,
+                 (b < 0 || b >= T(sizeof(T) * 8)) ? T(0)
+                                                  : static_cast<T>(static_cast<Unsigned<T>>(a) << b))
+EF_BINARY_KERNEL(right_shift_kernel, kTypesInt, EF_DISPATCH_INT,
+                 (b < 0 || b >= T(sizeof(T) * 8)) ? T(a < 0 ? -1 : 0) : static_cast<T>(a >> b))
+
+void add_kernel(KernelContext& c) {
+  TensorImpl* out = prepare(c, kTypesNumeric | kTypesString);
+  if (out->dtype() == DType::kString) {
+    binary_loop<std::string, std::string, std::string>(
+        *c.input(0), *c.input(1), *out, [](const std::string& a, const std::string& b) { return a + b; });
+    return;
+  }
+  EF_DISPATCH_NUMERIC(out->dtype(), EF_UNSUPPORTED(c),
+                      binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return wrap_add(a, b); }));
+}
+
+template <typename T>
+T div_value(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    return floor_div(a, b);
+  } else {
+    return a / b;
+  }
+}
+
+void real_div_kernel(KernelContext& c) {
+  TensorImpl* out = prepare(c, kTypesNumeric);
+  EF_DISPATCH_NUMERIC(out->dtype(), EF_UNSUPPORTED(c), {
+    check_int_divisor<T>(*c.input(1));
+    binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return div_value(a, b); });
+  });
+}
+
+void floor_div_kernel(KernelContext& c) {
+  TensorImpl* out = prepare(c, kTypesReal);
+  EF_DISPATCH_REAL(out->dtype(), EF_UNSUPPORTED(c), {
+    check_int_divisor<T>(*c.input(1));
+    binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return floor_div(a, b); });
+  });
+}
+
+void floor_mod_kernel(KernelContext& c) {
+  TensorImpl* out = prepare(c, kTypesReal);
+  EF_DISPATCH_REAL(out->dtype(), EF_UNSUPPORTED(c), {
+    check_int_divisor<T>(*c.input(1));
+    binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return floor_mod(a, b); });
+  });
+}
+
+template <typename T>
+void pow_typed(KernelContext& c, TensorImpl* out) {
+  if constexpr (std::is_integral_v<T>) {
+    if constexpr (std::is_signed_v<T>) {
+      const TensorImpl& y = *c.input(1);
+      for (int64_t i = 0; i < y.num_elements(); ++i)
+        if (y.data<T>()[i] < 0) throw_error(Code::kInvalidArgument, "Integers to negative integer powers are not allowed");
+    }
+    binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return int_pow(a, b); });
+  } else if constexpr (std::is_same_v<T, half>) {
+    binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return T(std::pow(float(a), float(b))); });
+  } else {
+    binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return std::pow(a, b); });
+  }
+}
+
+void pow_kernel(KernelContext& c) {
+  TensorImpl* out = prepare(c, kTypesNumeric);
+  EF_DISPATCH_NUMERIC(out->dtype(), EF_UNSUPPORTED(c), pow_typed<T>(c, out));
+}
+
+template <typename Cmp>
+void compare_kernel(KernelContext& c, unsigned types, Cmp cmp) {
+  TensorImpl* out = prepare(c, types, DType::kBool);
+  DType t = c.input(0)->dtype();
+  if (t == DType::kString) {
+    binary_loop<std::string, std::string, bool>(*c.input(0), *c.input(1), *out,
+                                                [&](const std::string& a, const std::string& b) { return cmp(a, b); });
+    return;
+  }
+  EF_DISPATCH_POD(t, EF_UNSUPPORTED(c), {
+    if constexpr (std::is_same_v<T, complex64>) {
+      if constexpr (std::is_invocable_v<Cmp, complex64, complex64>)
+        binary_loop<T, T, bool>(*c.input(0), *c.input(1), *out, [&](T a, T b) { return cmp(a, b); });
+    } else {
+      binary_loop<T, T, bool>(*c.input(0), *c.input(1), *out, [&](T a, T b) { return cmp(a, b); });
+    }
+  });
+}
+
+struct Lt { template <class T> bool operator()(const T& a, const T& b) const { return a < b; } };
+struct Le { template <class T> bool operator()(const T& a, const T& b) const { return a <= b; } };
+struct Gt { template <class T> bool operator()(const T& a, const T& b) const { return a > b; } };
+struct Ge { template <class T> bool operator()(const T& a, const T& b) const { return a >= b; } };
+struct Eq { template <class T> bool operator()(const T& a, const T& b) const { return a == b; } };
+struct Ne { template <class T> bool operator()(const T& a, const T& b) const { return a != b; } };
+
+// Ordering comparisons are not defined for complex numbers.
+template <class F>
+struct RealOnly {
+  template <class T, class = std::enable_if_t<!std::is_same_v<T, complex64>>>
+  bool operator()(const T& a, const T& b) const { return F()(a, b); }
+};
+
+void less_kernel(KernelContext& c) { compare_kernel(c, kTypesReal, RealOnly<Lt>()); }
+void less_equal_kernel(KernelContext& c) { compare_kernel(c, kTypesReal, RealOnly<Le>()); }
+void greater_kernel(KernelContext& c) { compare_kernel(c, kTypesReal, RealOnly<Gt>()); }
+void greater_equal_kernel(KernelContext& c) { compare_kernel(c, kTypesReal, RealOnly<Ge>()); }
+void equal_kernel(KernelContext& c) { compare_kernel(c, kTypesAll, Eq()); }
+void not_equal_kernel(KernelContext& c) { compare_kernel(c, kTypesAll, Ne()); }
+
+void logical_and_kernel(KernelContext& c) {
+  TensorImpl* out = prepare(c, kTypesBool);
+  binary_loop<bool, bool, bool>(*c.input(0), *c.input(1), *out, [](bool a, bool b) { return a && b; });
+}
+void logical_or_kernel(KernelContext& c) {
+  TensorImpl* out = prepare(c, kTypesBool);
+  binary_loop<bool, bool, bool>(*c.input(0), *c.input(1), *out, [](bool a, bool b) { return a || b; });
+}
+
+EF_REGISTER_CPU_KERNEL("AddV2", add_kernel);
+EF_REGISTER_CPU_KERNEL("Sub", sub_kernel);
+EF_REGISTER_CPU_KERNEL("Mul", mul_kernel);
+EF_REGISTER_CPU_KERNEL("RealDiv", real_div_kernel);
+EF_REGISTER_CPU_KERNEL("FloorDiv", floor_div_kernel);
+EF_REGISTER_CPU_KERNEL("FloorMod", floor_mod_kernel);
+EF_REGISTER_CPU_KERNEL("Pow", pow_kernel);
+EF_REGISTER_CPU_KERNEL("Maximum", maximum_kernel);
+EF_REGISTER_CPU_KERNEL("Minimum", minimum_kernel);
+EF_REGISTER_CPU_KERNEL("SquaredDifference", squared_difference_kernel);
+EF_REGISTER_CPU_KERNEL("LogicalAnd", logical_and_kernel);
+EF_REGISTER_CPU_KERNEL("LogicalOr", logical_or_kernel);
+EF_REGISTER_CPU_KERNEL("BitwiseAnd", bitwise_and_kernel);
+EF_REGISTER_CPU_KERNEL("BitwiseOr", bitwise_or_kernel);
+EF_REGISTER_CPU_KERNEL("BitwiseXor", bitwise_xor_kernel);
+EF_REGISTER_CPU_KERNEL("LeftShift", left_shift_kernel);
+EF_REGISTER_CPU_KERNEL("RightShift", right_shift_kernel);
+EF_REGISTER_CPU_KERNEL("Less", less_kernel);
+EF_REGISTER_CPU_KERNEL("LessEqual", less_equal_kernel);
+EF_REGISTER_CPU_KERNEL("Greater", greater_kernel);
+EF_REGISTER_CPU_KERNEL("GreaterEqual", greater_equal_kernel);
+EF_REGISTER_CPU_KERNEL("Equal", equal_kernel);
+EF_REGISTER_CPU_KERNEL("NotEqual", not_equal_kernel);
+
+}  // namespace
+}  // namespace ef

@@ -1,0 +1,101 @@
+// NumPy broadcasting: shape rules and the strided loop shared by every binary elementwise kernel.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/errors.h"
+#include "core/tensor.h"
+#include "core/threadpool.h"
+
+namespace ef {
+
+// Elements per thread chunk for memory-bound elementwise loops.
+constexpr int64_t kElementwiseGrain = int64_t(1) << 15;
+
+// Broadcast result of two shapes; unknown dims (-1) propagate. Throws InvalidArgument with
+// TF's "Incompatible shapes: [3] vs. [2]" message.
+Shape broadcast_shapes(const Shape& a, const Shape& b);
+
+// Strides (in elements) that read `in` as if it had shape `out` (0 on broadcast dims).
+std::vector<int64_t> broadcast_strides(const Shape& in, const Shape& out);
+
+// Runs fn(begin, end) over [0, n), in parallel when n is large.
+template <typename F>
+inline void for_range(int64_t n, F&& fn, int64_t grain = kElementwiseGrain) {
+  if (n < 2 * grain) {
+    fn(int64_t(0), n);
+  } else {
+    parallel_for(n, grain, fn);
+  }
+}
+
+// out[i] = f(a[ia], b[ib]) with NumPy broadcasting; `out` already has the broadcast shape.
+template <typename TA, typename TB, typename TO, typename F>
+void binary_loop(const TensorImpl& a, const TensorImpl& b, TensorImpl& out, F f) {
+  const TA* pa = a.data<TA>();
+  const TB* pb = b.data<TB>();
+  TO* po = out.data<TO>();
+  const int64_t n = out.num_elements();
+  if (n == 0) return;
+  const int64_t na = a.num_elements(), nb = b.num_elements();
+  if (na == n && nb == n) {
+    for_range(n, [&](int64_t s, int64_t e) {
+      for (int64_t i = s; i < e; ++i) po[i] = f(pa[i], pb[i]);
+    });
+  } else if (na == 1 && nb == n) {
+    const TA x = pa[0];
+    for_range(n, [&](int64_t s, int64_t e) {
+      for (int64_t i = s; i < e; ++i) po[i] = f(x, pb[i]);
+    });
+  } else if (nb == 1 && na == n) {
+    const TB y = pb[0];
+    for_range(n, [&](int64_t s, int64_t e) {
+      for (int64_t i = s; i < e; ++i) po[i] = f(pa[i], y);
+    });
+  } else {
+    const Shape& os = out.shape();
+    const int r = os.rank();
+    std::vector<int64_t> sa = broadcast_strides(a.shape(), os), sb = broadcast_strides(b.shape(), os);
+    const int64_t inner = os[r - 1];
+    const int64_t rows = n / inner;
+    const int64_t ia = sa[r - 1], ib = sb[r - 1];
+    for_range(
+        rows,
+        [&](int64_t s, int64_t e) {
+          for (int64_t row = s; row < e; ++row) {
+            int64_t oa = 0, ob = 0, rem = row;
+            for (int d = r - 2; d >= 0; --d) {
+              int64_t idx = rem % os[d];
+              rem /= os[d];
+              oa += idx * sa[d];
+              ob += idx * sb[d];
+            }
+            TO* dst = po + row * inner;
+            const TA* xa = pa + oa;
+            const TB* xb = pb + ob;
+            if (ia == 1 && ib == 1) {
+              for (int64_t i = 0; i < inner; ++i) dst[i] = f(xa[i], xb[i]);
+            } else if (ia == 0 && ib == 1) {
+              for (int64_t i = 0; i < inner; ++i) dst[i] = f(xa[0], xb[i]);
+            } else if (ia == 1 && ib == 0) {
+              for (int64_t i = 0; i < inner; ++i) dst[i] = f(xa[i], xb[0]);
+            } else {
+              for (int64_t i = 0; i < inner; ++i) dst[i] = f(xa[i * ia], xb[i * ib]);
+            }
+          }
+        },
+        std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(inner, 1)));
+  }
+}
+
+// out[i] = f(in[i]) over contiguous data.
+template <typename TI, typename TO, typename F>
+void unary_loop(const TensorImpl& in, TensorImpl& out, F f) {
+  const TI* pi = in.data<TI>();
+  TO* po = out.data<TO>();
+  for_range(in.num_elements(), [&](int64_t s, int64_t e) {
+    for (int64_t i = s; i < e; ++i) po[i] = f(pi[i]);
+  });
+}
+
+}  // namespace ef

@@ -1,0 +1,60 @@
+// CPU Cast kernel: float->int truncates toward zero (out of range or NaN gives the type's
+// minimum, as x86 TF does); ->bool is x != 0; complex->real keeps the real part.
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+#include "kernels/cpu/broadcast.h"
+#include "ops/op_util.h"
+
+namespace ef {
+
+template <typename From, typename To>
+inline To cast_value(From v) {
+  if constexpr (std::is_same_v<From, To>) {
+    return v;
+  } else if constexpr (std::is_same_v<To, bool>) {
+    return v != From(0);
+  } else if constexpr (std::is_same_v<From, complex64>) {
+    return cast_value<float, To>(v.real());
+  } else if constexpr (std::is_same_v<To, complex64>) {
+    return complex64(static_cast<float>(v), 0.f);
+  } else if constexpr (std::is_integral_v<To> && !std::is_integral_v<From>) {
+    double d = static_cast<double>(v);
+    if (!(d >= static_cast<double>(std::numeric_limits<To>::min()) &&
+          d < static_cast<double>(std::numeric_limits<To>::max()) + 1.0))
+      return std::numeric_limits<To>::min();
+    return static_cast<To>(d);
+  } else if constexpr (std::is_same_v<To, half> || std::is_same_v<From, half>) {
+    return static_cast<To>(static_cast<float>(v));
+  } else if constexpr (std::is_integral_v<To> && std::is_integral_v<From>) {
+    return static_cast<To>(v);  // modular, as two's complement (C++20 defines it; gcc does)
+  } else {
+    return static_cast<To>(v);
+  }
+}
+
+// Shared with other kernels that need a dtype conversion.
+Tensor cast_tensor(const Tensor& x, DType dst) {
+  if (x->dtype() == dst) return x;
+  Tensor out = TensorImpl::empty(dst, x->shape());
+  DType src = x->dtype();
+  if (src == DType::kString || dst == DType::kString) {
+    throw_error(Code::kUnimplemented, "Cast ", dtype_name(src), " to ", dtype_name(dst), " is not supported");
+  }
+  EF_DISPATCH_POD(src, (void)0, {
+    using From = T;
+    EF_DISPATCH_POD(dst, (void)0, {
+      using To = T;
+      unary_loop<From, To>(*x, *out, [](From v) { return cast_value<From, To>(v); });
+    });
+  });
+  return out;
+}
+
+namespace {
+void cast_kernel(KernelContext& c) { c.set_output(0, cast_tensor(c.input(0), c.attrs.get<DType>("DstT"))); }
+EF_REGISTER_CPU_KERNEL("Cast", cast_kernel);
+}  // namespace
+
+}  // namespace ef

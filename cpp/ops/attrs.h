@@ -1,0 +1,71 @@
+// Attrs: the named, non-tensor parameters of an op call (keep_dims, perm, dtype, ...).
+#pragma once
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "core/dtype.h"
+#include "core/errors.h"
+#include "core/shape.h"
+#include "core/tensor.h"
+
+namespace ef {
+
+using AttrValue = std::variant<std::monostate, int64_t, double, bool, DType, std::string,
+                               std::vector<int64_t>, std::vector<double>, std::vector<std::string>, Shape,
+                               Tensor>;
+
+class Attrs {
+ public:
+  void set(const std::string& name, AttrValue v) {
+    for (auto& kv : items_)
+      if (kv.first == name) {
+        kv.second = std::move(v);
+        return;
+      }
+    items_.emplace_back(name, std::move(v));
+  }
+  const AttrValue* find(const std::string& name) const {
+    for (auto& kv : items_)
+      if (kv.first == name) return &kv.second;
+    return nullptr;
+  }
+  bool has(const std::string& name) const { return find(name) != nullptr; }
+
+  // Typed access; ints convert to double/bool where that is lossless in intent.
+  template <typename T>
+  T get(const std::string& name, const T& def) const {
+    const AttrValue* v = find(name);
+    if (!v || std::holds_alternative<std::monostate>(*v)) return def;
+    return convert<T>(name, *v);
+  }
+  template <typename T>
+  T get(const std::string& name) const {
+    const AttrValue* v = find(name);
+    if (!v || std::holds_alternative<std::monostate>(*v))
+      throw_error(Code::kInvalidArgument, "missing attr '", name, "'");
+    return convert<T>(name, *v);
+  }
+  const std::vector<std::pair<std::string, AttrValue>>& items() const { return items_; }
+  bool empty() const { return items_.empty(); }
+
+ private:
+  template <typename T>
+  static T convert(const std::string& name, const AttrValue& v) {
+    if (auto* p = std::get_if<T>(&v)) return *p;
+    if constexpr (std::is_same_v<T, double>) {
+      if (auto* i = std::get_if<int64_t>(&v)) return static_cast<double>(*i);
+    }
+    if constexpr (std::is_same_v<T, bool>) {
+      if (auto* i = std::get_if<int64_t>(&v)) return *i != 0;
+    }
+    if constexpr (std::is_same_v<T, int64_t>) {
+      if (auto* b = std::get_if<bool>(&v)) return *b ? 1 : 0;
+    }
+    throw_error(Code::kInvalidArgument, "attr '", name, "' has the wrong type");
+  }
+  std::vector<std::pair<std::string, AttrValue>> items_;
+};
+
+}  // namespace ef

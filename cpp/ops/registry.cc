@@ -1,0 +1,90 @@
+// Op registry storage and lookup.
+#include "ops/registry.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "core/errors.h"
+
+namespace ef {
+
+namespace {
+std::map<std::string, std::unique_ptr<OpDef>>& table() {
+  static auto* t = new std::map<std::string, std::unique_ptr<OpDef>>();
+  return *t;
+}
+}  // namespace
+
+// Static initializers run in any order across files: whichever of an op and its kernels
+// registers first creates the entry, the others fill it in.
+const OpDef& register_op(OpDef def) {
+  auto& slot = table()[def.name];
+  if (!slot) slot = std::make_unique<OpDef>();
+  KernelFn kept[kNumDeviceTypes];
+  for (int d = 0; d < kNumDeviceTypes; ++d) kept[d] = def.kernels[d] ? def.kernels[d] : slot->kernels[d];
+  *slot = std::move(def);
+  for (int d = 0; d < kNumDeviceTypes; ++d) slot->kernels[d] = kept[d];
+  return *slot;
+}
+
+void register_kernel(const std::string& op_name, DeviceType device, KernelFn fn) {
+  auto& slot = table()[op_name];
+  if (!slot) {
+    slot = std::make_unique<OpDef>();
+    slot->name = op_name;
+  }
+  slot->kernels[static_cast<int>(device)] = fn;
+}
+
+const OpDef* find_op(const std::string& name) {
+  auto& t = table();
+  auto it = t.find(name);
+  return it == t.end() ? nullptr : it->second.get();
+}
+
+const OpDef& get_op(const std::string& name) {
+  const OpDef* op = find_op(name);
+  if (!op) throw_error(Code::kNotFound, "Op type not registered '", name, "'");
+  return *op;
+}
+
+std::vector<const OpDef*> all_ops() {
+  std::vector<const OpDef*> v;
+  for (auto& kv : table())
+    if (!kv.second->inputs.empty() || kv.second->infer) v.push_back(kv.second.get());
+  return v;
+}
+
+TensorImpl* KernelContext::allocate_output(size_t i, DType dtype, const Shape& shape) {
+  if (outputs.size() <= i) outputs.resize(i + 1);
+  outputs[i] = TensorImpl::empty(dtype, shape);
+  return outputs[i].get();
+}
+
+void KernelContext::set_output(size_t i, Tensor t) {
+  if (outputs.size() <= i) outputs.resize(i + 1);
+  outputs[i] = std::move(t);
+}
+
+void InferContext::set_output(size_t i, DType dtype, Shape shape) {
+  if (out_dtypes.size() <= i) {
+    out_dtypes.resize(i + 1, DType::kInvalid);
+    out_shapes.resize(i + 1);
+  }
+  out_dtypes[i] = dtype;
+  out_shapes[i] = std::move(shape);
+}
+
+const char* tf_type_string(DType t) {
+  switch (t) {
+    case DType::kFloat32: return "float";
+    case DType::kFloat64: return "double";
+    case DType::kFloat16: return "half";
+    default: return dtype_name(t);
+  }
+}
+
+std::string op_suffix(const OpDef& op) { return str_cat(" [Op:", op.name, "]"); }
+
+}  // namespace ef

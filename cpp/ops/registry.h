@@ -1,0 +1,88 @@
+// The op registry: one OpDef per op (TF op type name, inputs, attrs, inference, kernels).
+// It is the single source of truth: execute() dispatches through it, tests iterate over it.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/device.h"
+#include "core/tensor.h"
+#include "ops/attrs.h"
+
+namespace ef {
+
+struct OpDef;
+
+// What a kernel sees: its inputs and attrs; it allocates and fills its outputs.
+struct KernelContext {
+  const OpDef& op;
+  const std::vector<Tensor>& inputs;
+  const Attrs& attrs;
+  std::vector<Tensor> outputs;
+
+  const Tensor& input(size_t i) const { return inputs[i]; }
+  size_t num_inputs() const { return inputs.size(); }
+  TensorImpl* allocate_output(size_t i, DType dtype, const Shape& shape);
+  void set_output(size_t i, Tensor t);
+};
+
+// Static description used for graph building: dtypes and (partially known) shapes of inputs.
+// `values` holds constant inputs when known (e.g. a reshape target), otherwise null.
+struct InferContext {
+  const OpDef& op;
+  std::vector<DType> dtypes;
+  std::vector<Shape> shapes;
+  std::vector<Tensor> values;
+  const Attrs& attrs;
+  std::vector<DType> out_dtypes;
+  std::vector<Shape> out_shapes;
+
+  void set_output(size_t i, DType dtype, Shape shape);
+};
+
+using KernelFn = void (*)(KernelContext&);
+using InferFn = void (*)(InferContext&);
+
+struct OpDef {
+  std::string name;                      // TF op type: "AddV2", "MatMul", "Sum"
+  std::vector<std::string> inputs;       // input names; a trailing "*" marks a variadic list
+  std::vector<std::string> attrs;        // attr names with defaults documented in the op file
+  InferFn infer = nullptr;               // dtype/shape inference (graph mode, validation)
+  KernelFn kernels[kNumDeviceTypes] = {nullptr, nullptr};
+  bool stateful = false;                 // random, print, assign: never pruned or folded
+  bool elementwise = false;              // candidates for fusion
+  std::string gradient;                  // name of the gradient function (autodiff issue)
+
+  bool variadic() const { return !inputs.empty() && inputs.back().back() == '*'; }
+};
+
+// Registration. Ops register from static initializers in their op-family files.
+const OpDef& register_op(OpDef def);
+const OpDef* find_op(const std::string& name);  // null when unknown
+const OpDef& get_op(const std::string& name);   // throws NotFound when unknown
+std::vector<const OpDef*> all_ops();
+
+// Kernels live in cpp/kernels/<device>/ and attach to their op by name.
+void register_kernel(const std::string& op_name, DeviceType device, KernelFn fn);
+
+struct OpRegistrar {
+  explicit OpRegistrar(OpDef def) { register_op(std::move(def)); }
+};
+struct KernelRegistrar {
+  KernelRegistrar(const char* name, DeviceType device, KernelFn fn) { register_kernel(name, device, fn); }
+};
+
+#define EF_CONCAT_INNER(a, b) a##b
+#define EF_CONCAT(a, b) EF_CONCAT_INNER(a, b)
+#define EF_REGISTER_OP(...) \
+  static ::ef::OpRegistrar EF_CONCAT(ef_op_registrar_, __COUNTER__)(__VA_ARGS__)
+#define EF_REGISTER_KERNEL(NAME, DEVICE, FN) \
+  static ::ef::KernelRegistrar EF_CONCAT(ef_kernel_registrar_, __COUNTER__)(NAME, DEVICE, FN)
+#define EF_REGISTER_CPU_KERNEL(NAME, FN) EF_REGISTER_KERNEL(NAME, ::ef::DeviceType::kCPU, FN)
+
+// TF's internal dtype spelling used in error messages ("float", "double", "int32", "half").
+const char* tf_type_string(DType t);
+// "[Op:AddV2]"-style suffix appended to eager errors.
+std::string op_suffix(const OpDef& op);
+
+}  // namespace ef

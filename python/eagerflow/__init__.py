@@ -1,0 +1,27 @@
+"""eagerflow: TensorFlow 2's eager execution and tf.function, with a small C++ core.
+
+Use it as `import eagerflow as tf`.
+"""
+from eagerflow._version import __version__
+from eagerflow import _core
+from eagerflow.framework import dtypes as dtypes
+from eagerflow.framework import errors as errors
+from eagerflow.framework.dtypes import (DType, as_dtype, bool, complex64, double, float16, float32, float64, half,
+                                        int8, int16, int32, int64, string, uint8)
+from eagerflow.framework.tensor_shape import TensorShape
+from eagerflow.framework.tensor import Tensor
+from eagerflow.framework.convert import constant, convert_to_tensor
+
+from eagerflow import math, nn, linalg, random, strings, config
+
+newaxis = None
+
+
+def executing_eagerly():
+    """True outside tf.function tracing (eager execution is on by default)."""
+    return True
+
+# --- elementwise: top-level names (add, multiply, cast, ...) from ops/math_ops.py ---
+# --- reductions, matmul, softmax: top-level names from ops/reduction_ops.py, ops/linalg_ops.py ---
+# --- array/shape/creation ops: top-level names from ops/array_ops.py ---
+# --- random, strings, Variable, device, function: top-level names ---

@@ -1,0 +1,2 @@
+"""tf.config namespace."""
+# --- (framework/config.py) ---

@@ -1,0 +1,167 @@
+"""tf.DType and the dtype constants (tf.float32, tf.int32, ...), numbered like TF's DataType enum."""
+import numpy as np
+
+from eagerflow import _core
+
+
+class DType:
+    """An element type of tensors, e.g. tf.float32."""
+
+    __slots__ = ("_type_enum", "_name", "_np")
+
+    def __init__(self, type_enum, name, np_type):
+        self._type_enum = type_enum
+        self._name = name
+        self._np = np_type
+
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def as_datatype_enum(self):
+        return self._type_enum
+
+    @property
+    def as_numpy_dtype(self):
+        return self._np
+
+    @property
+    def base_dtype(self):
+        return self
+
+    @property
+    def real_dtype(self):
+        return float32 if self is complex64 else self
+
+    @property
+    def is_floating(self):
+        return self._type_enum in (1, 2, 19)
+
+    @property
+    def is_integer(self):
+        return self._type_enum in (3, 4, 5, 6, 9)
+
+    @property
+    def is_unsigned(self):
+        return self._type_enum == 4
+
+    @property
+    def is_complex(self):
+        return self._type_enum == 8
+
+    @property
+    def is_bool(self):
+        return self._type_enum == 10
+
+    @property
+    def is_numeric(self):
+        return self.is_floating or self.is_integer or self.is_complex
+
+    @property
+    def is_numpy_compatible(self):
+        return True
+
+    @property
+    def size(self):
+        return 1 if self._type_enum == 7 else int(np.dtype(self._np).itemsize)
+
+    @property
+    def min(self):
+        if self.is_floating:
+            return float(np.finfo(self._np).min)
+        if self.is_integer:
+            return int(np.iinfo(self._np).min)
+        if self.is_bool:
+            return False
+        raise TypeError(f"Cannot find minimum value of {self}.")
+
+    @property
+    def max(self):
+        if self.is_floating:
+            return float(np.finfo(self._np).max)
+        if self.is_integer:
+            return int(np.iinfo(self._np).max)
+        if self.is_bool:
+            return True
+        raise TypeError(f"Cannot find maximum value of {self}.")
+
+    def is_compatible_with(self, other):
+        return self == as_dtype(other)
+
+    def __eq__(self, other):
+        if other is None:
+            return False
+        if isinstance(other, DType):
+            return self._type_enum == other._type_enum
+        try:
+            return self._type_enum == as_dtype(other)._type_enum
+        except TypeError:
+            return False
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __hash__(self):
+        return self._type_enum
+
+    def __repr__(self):
+        return "tf." + self._name
+
+    def __str__(self):
+        return "<dtype: %r>" % self._name
+
+    def __reduce__(self):
+        return as_dtype, (self._name,)
+
+
+float16 = DType(19, "float16", np.float16)
+half = float16
+float32 = DType(1, "float32", np.float32)
+float64 = DType(2, "float64", np.float64)
+double = float64
+int8 = DType(6, "int8", np.int8)
+uint8 = DType(4, "uint8", np.uint8)
+int16 = DType(5, "int16", np.int16)
+int32 = DType(3, "int32", np.int32)
+int64 = DType(9, "int64", np.int64)
+bool = DType(10, "bool", np.bool_)  # noqa: A001 - TF's name
+complex64 = DType(8, "complex64", np.complex64)
+string = DType(7, "string", object)
+
+_ALL = [float16, float32, float64, int8, uint8, int16, int32, int64, bool, complex64, string]
+_BY_ENUM = {d._type_enum: d for d in _ALL}
+_BY_NAME = {d._name: d for d in _ALL}
+_BY_NAME.update({"half": float16, "float": float32, "double": float64})
+_BY_NP = {np.dtype(d._np): d for d in _ALL if d is not string}
+
+_core.set_dtype_objects(_BY_ENUM)
+
+
+def as_dtype(type_value):
+    """Converts a DType, its name, a NumPy dtype or a Python type to a DType (tf.as_dtype)."""
+    if isinstance(type_value, DType):
+        return type_value
+    if isinstance(type_value, int) and not isinstance(type_value, type(True)) and type_value in _BY_ENUM:
+        return _BY_ENUM[type_value]
+    if isinstance(type_value, str):
+        if type_value in _BY_NAME:
+            return _BY_NAME[type_value]
+    if type_value is float:
+        return float32
+    if type_value is int:
+        return int32
+    if type_value is type(True):
+        return bool
+    if type_value in (bytes, str):
+        return string
+    try:
+        npd = np.dtype(type_value)
+    except Exception:
+        npd = None
+    if npd is not None:
+        if npd in _BY_NP:
+            return _BY_NP[npd]
+        if npd.kind in "OSU":
+            return string
+    raise TypeError(f"Cannot convert the argument `type_value`: {type_value!r} to a TensorFlow DType.")

@@ -1,0 +1,152 @@
+"""Python-side methods of tf.Tensor (the class itself and its hot operators are C++)."""
+import numpy as np
+
+from eagerflow import _core
+from eagerflow.framework.tensor_shape import TensorShape
+
+Tensor = _core.Tensor
+Tensor.__module__ = "eagerflow"
+Tensor.__qualname__ = "Tensor"
+
+
+def _numpy_text(t, is_repr=False):
+    a = t._numpy()
+    text = repr(a) if is_repr else str(a)
+    if "\n" in text:
+        text = "\n" + text
+    return text
+
+
+def numpy(self):
+    """The value as a NumPy array (a copy) or NumPy scalar; strings are bytes."""
+    a = self._numpy()
+    if a.ndim == 0:
+        return a[()]
+    return a.copy()
+
+
+def _str(self):
+    return "tf.Tensor(%s, shape=%s, dtype=%s)" % (_numpy_text(self), self.shape, self.dtype.name)
+
+
+def _repr(self):
+    return "<tf.Tensor: shape=%s, dtype=%s, numpy=%s>" % (self.shape, self.dtype.name, _numpy_text(self, True))
+
+
+def _format(self, spec):
+    if self.ndim == 0:
+        return format(self._numpy()[()], spec)
+    return format(self._numpy(), spec)
+
+
+def _array(self, dtype=None, copy=None):
+    a = self._numpy()
+    if dtype is not None and a.dtype != np.dtype(dtype):
+        return a.astype(dtype)
+    if copy:
+        return a.copy()
+    return a
+
+
+def _len(self):
+    if self.ndim == 0:
+        raise TypeError("Scalar tensor has no `len()`")
+    return self._shape_tuple[0]
+
+
+def _iter(self):
+    if self.ndim == 0:
+        raise TypeError("Cannot iterate over a scalar tensor.")
+    from eagerflow.ops import array_ops
+    return iter(array_ops.unstack(self, num=self._shape_tuple[0]))
+
+
+def _bool(self):
+    return bool(self._numpy())
+
+
+def _scalar_value(self, conv):
+    if self.ndim != 0 and self._num_elements() != 1 or self.ndim != 0:
+        raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+    return conv(self._numpy()[()])
+
+
+def _index(self):
+    if not self.dtype.is_integer and not self.dtype.is_bool:
+        raise TypeError(f"Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar tf.int32/"
+                        f"tf.int64 tensors are valid indices, got {self!r}")
+    return _scalar_value(self, int)
+
+
+def _setitem(self, key, value):
+    raise TypeError("'tensorflow.python.framework.ops.EagerTensor' object does not support item assignment")
+
+
+class _Reference:
+    """tensor.ref(): a hashable wrapper comparing by identity (TF's Reference)."""
+
+    __slots__ = ("_wrapped",)
+
+    def __init__(self, wrapped):
+        self._wrapped = wrapped
+
+    def deref(self):
+        return self._wrapped
+
+    def __eq__(self, other):
+        return isinstance(other, _Reference) and self._wrapped is other._wrapped
+
+    def __hash__(self):
+        return id(self._wrapped)
+
+    def __repr__(self):
+        return "<Reference wrapping %r>" % (self._wrapped,)
+
+
+def _name(self):
+    raise AttributeError("Tensor.name is undefined when eager execution is enabled.")
+
+
+def _matmul(self, other):
+    from eagerflow.ops import math_ops
+    return math_ops.matmul(self, other)
+
+
+def _rmatmul(self, other):
+    from eagerflow.ops import math_ops
+    return math_ops.matmul(other, self)
+
+
+def _getitem(self, key):
+    from eagerflow.ops import array_ops
+    return array_ops._slice_helper(self, key)
+
+
+for _n, _f in {
+    "numpy": numpy,
+    "__str__": _str,
+    "__repr__": _repr,
+    "__format__": _format,
+    "__array__": _array,
+    "__len__": _len,
+    "__iter__": _iter,
+    "__bool__": _bool,
+    "__nonzero__": _bool,
+    "__int__": lambda self: _scalar_value(self, int),
+    "__float__": lambda self: _scalar_value(self, float),
+    "__complex__": lambda self: _scalar_value(self, complex),
+    "__index__": _index,
+    "__setitem__": _setitem,
+    "__matmul__": _matmul,
+    "__rmatmul__": _rmatmul,
+    "__getitem__": _getitem,
+    "ref": lambda self: _Reference(self),
+    "experimental_ref": lambda self: _Reference(self),
+    "get_shape": lambda self: TensorShape(self._shape_tuple),
+}.items():
+    setattr(Tensor, _n, _f)
+
+Tensor.shape = property(lambda self: TensorShape(self._shape_tuple))
+Tensor.device = property(lambda self: _core.current_device())
+Tensor.name = property(_name)
+Tensor.is_packed = False

@@ -1,0 +1,2 @@
+"""tf.linalg namespace."""
+# --- (ops/linalg_ops.py) ---

@@ -1,0 +1,2 @@
+"""tf.nn namespace."""
+# --- activations and softmax (ops/nn_ops.py) ---

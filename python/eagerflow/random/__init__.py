@@ -1,0 +1,2 @@
+"""tf.random namespace."""
+# --- (ops/random_ops.py) ---

@@ -1,0 +1,2 @@
+"""tf.strings namespace."""
+# --- (ops/string_ops.py) ---
