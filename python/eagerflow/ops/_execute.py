@@ -23,3 +23,20 @@ def execute1(name, inputs, attrs=None):
 
 
 convert_to_tensor = _core.convert_to_tensor  # (value, dtype_hint_enum=None), fast C++ path
+
+
+def binary_inputs(x, y):
+    """Converts the operands of a binary op like TF: a Python value adopts the other's dtype."""
+    Tensor = _core.Tensor
+    if isinstance(x, Tensor):
+        return x, convert_to_tensor(y, x._dtype_enum)
+    if isinstance(y, Tensor):
+        return convert_to_tensor(x, y._dtype_enum), y
+    x = convert_to_tensor(x)
+    return x, convert_to_tensor(y, x._dtype_enum)
+
+
+def attr_dtype(dtype):
+    """A dtype argument (DType, name, NumPy type) as the DType object attrs expect."""
+    from eagerflow.framework.dtypes import as_dtype
+    return as_dtype(dtype)
