@@ -168,7 +168,7 @@ Tensor to_tensor(py::handle v, DType hint) {
                                            " to a tensor: it does not fit in int64"));
     return int_scalar(x, hint);
   }
-  if (PyFloat_Check(o)) return float_scalar(PyFloat_AS_DOUBLE(o), hint);
+  if (PyFloat_CheckExact(o)) return float_scalar(PyFloat_AS_DOUBLE(o), hint);
   if (PyBytes_Check(o) || PyUnicode_Check(o)) return string_scalar(v);
   if (!dtype_is_numeric(hint) && py::isinstance<py::array>(v)) return from_numpy(v);
   if (!fallback()) throw TypeError("eagerflow conversion is not initialized");

@@ -103,9 +103,7 @@ py::object equality(const Tensor& self, py::handle other, bool equal) {
   Tensor y;
   try {
     y = to_tensor(other, self->dtype());
-  } catch (const std::exception&) {
-    return py::bool_(!equal);
-  } catch (py::error_already_set&) {
+  } catch (const std::exception&) {  // includes py::error_already_set
     return py::bool_(!equal);
   }
   try {

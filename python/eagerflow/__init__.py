@@ -25,3 +25,4 @@ def executing_eagerly():
 # --- reductions, matmul, softmax: top-level names from ops/reduction_ops.py, ops/linalg_ops.py ---
 # --- array/shape/creation ops: top-level names from ops/array_ops.py ---
 # --- random, strings, Variable, device, function: top-level names ---
+from eagerflow.function import function

@@ -11,6 +11,10 @@ Tensor.__qualname__ = "Tensor"
 
 def _numpy_text(t, is_repr=False):
     a = t._numpy()
+    if a.ndim == 0:
+        a = a[()]  # a NumPy scalar (or bytes), as TF's _numpy() returns
+        if is_repr and not isinstance(a, bytes):
+            a = a.item()
     text = repr(a) if is_repr else str(a)
     if "\n" in text:
         text = "\n" + text
