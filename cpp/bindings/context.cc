@@ -3,6 +3,7 @@
 #include "core/device.h"
 #include "core/threadpool.h"
 #include "eager/context.h"
+#include "kernels/cpu/random_state.h"
 
 namespace ef {
 
@@ -25,6 +26,7 @@ void init_context(py::module_& m) {
     s.has_global = !seed.is_none();
     s.global_seed = s.has_global ? seed.cast<int64_t>() : 0;
     s.op_counter = 0;
+    reset_random_streams();  // TF clears its kernel cache (and so the Philox states) here
   });
   m.def("get_global_seed", []() -> py::object {
     SeedState& s = seed_state();
