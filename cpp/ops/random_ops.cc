@@ -27,7 +27,7 @@ void infer_random_float(InferContext& c) {
   DType dt = c.attrs.get<DType>("dtype", DType::kFloat32);
   if (!dtype_is_floating(dt))
     throw_error(Code::kInvalidArgument, "Value for attr 'dtype' of ", tf_type_string(dt),
-                " is not in the list of allowed values: half, float, double");
+                " is not in the list of allowed values: half, bfloat16, float, double");
   c.set_output(0, dt, shape_from_input(c));
 }
 

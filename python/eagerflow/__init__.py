@@ -26,3 +26,5 @@ def executing_eagerly():
 # --- array/shape/creation ops: top-level names from ops/array_ops.py ---
 # --- random, strings, Variable, device, function: top-level names ---
 from eagerflow.function import function
+from eagerflow.ops.variables import Variable, VariableAggregation, VariableSynchronization
+from eagerflow.framework.device import device

@@ -58,7 +58,7 @@ Shape shape_arg(const KernelContext& c) {
   if (s.dtype() != DType::kInt32 && s.dtype() != DType::kInt64)
     throw_error(Code::kInvalidArgument, "Value for attr 'T' of ", tf_type_string(s.dtype()),
                 " is not in the list of allowed values: int32, int64\n\t; NodeDef: {{node ", c.op.name, "}}");
-  if (s.rank() > 1)
+  if (s.rank() != 1)
     throw_error(Code::kInvalidArgument, "shape must be a vector of {int32,int64}, got shape ",
                 s.shape().to_list_string());
   std::vector<int64_t> dims = tensor_to_int_vector(s);
@@ -175,7 +175,8 @@ template <typename Fn>
 void dispatch_float(KernelContext& c, DType dt, Fn fn) {
   EF_DISPATCH_FLOAT(dt,
                     throw_error(Code::kInvalidArgument, "Value for attr 'dtype' of ", tf_type_string(dt),
-                                " is not in the list of allowed values: half, float, double"),
+                                " is not in the list of allowed values: half, bfloat16, float, double\n\t; NodeDef: {{node ",
+                                c.op.name, "}}"),
                     fn(T()));
 }
 

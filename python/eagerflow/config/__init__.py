@@ -1,2 +1,5 @@
 """tf.config namespace."""
 # --- (framework/config.py) ---
+from eagerflow.framework.config import (LogicalDevice, PhysicalDevice, get_visible_devices, list_logical_devices,
+                                        list_physical_devices, set_visible_devices)
+from eagerflow.config import experimental, threading

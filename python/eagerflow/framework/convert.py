@@ -112,17 +112,23 @@ def _cast_array(arr, dtype, value):
     """Casts `arr` to `dtype` for an explicit dtype= request, refusing lossy Python values."""
     target = np.dtype(dtype.as_numpy_dtype) if dtype is not dtypes.string else None
     if dtype is dtypes.string:
+        if arr.size == 0:
+            return arr.astype(object)
         if arr.dtype.kind not in "OSU":
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype string")
         return arr
     if arr.dtype.kind in "OSU":
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
-    if not isinstance(value, np.ndarray) and arr.dtype != target:
+    if not isinstance(value, (np.ndarray, np.generic)) and arr.dtype != target:
         # Python values must convert exactly (TF: tf.constant(1.5, dtype=tf.int32) is an error).
         with np.errstate(all="ignore"):
             converted = arr.astype(target)
             back = converted.astype(arr.dtype)
-        if arr.dtype.kind == "c" and target.kind != "c" or not np.array_equal(back, arr, equal_nan=arr.dtype.kind in "fc"):
+        # TF refuses Python floats for integer dtypes and numbers for bool, even when exact.
+        lossy = arr.size > 0 and (arr.dtype.kind == "c" and target.kind != "c"
+                 or target.kind in "iu" and (arr.dtype.kind in "fc" or not np.array_equal(back, arr))
+                 or target.kind == "b" and arr.dtype.kind != "b")
+        if lossy:
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
         return converted
     with np.errstate(all="ignore"):

@@ -1,2 +1,3 @@
 """tf.strings namespace."""
 # --- (ops/string_ops.py) ---
+from eagerflow.ops.string_ops import join, length

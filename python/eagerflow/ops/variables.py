@@ -1,0 +1,271 @@
+"""tf.Variable (eager): a named, mutable holder of an immutable C++ tensor.
+
+Assignment checks shape and dtype and then swaps the held tensor. Ops accept variables through
+the `_as_tensor()` conversion protocol, and operators delegate to the current value.
+"""
+import enum
+
+import numpy as np
+
+from eagerflow import _core
+from eagerflow.framework import dtypes
+from eagerflow.framework import errors
+from eagerflow.framework.convert import convert_to_tensor
+from eagerflow.framework.tensor import _numpy_text, _Reference
+from eagerflow.framework.tensor_shape import TensorShape
+
+
+class VariableSynchronization(enum.Enum):
+    AUTO = 0
+    NONE = 1
+    ON_WRITE = 2
+    ON_READ = 3
+
+
+class VariableAggregation(enum.Enum):
+    NONE = 0
+    SUM = 1
+    MEAN = 2
+    ONLY_FIRST_REPLICA = 3
+
+
+def _binary(name):
+    def forward(self, other):
+        return getattr(self.value(), name)(other)
+    forward.__name__ = name
+    return forward
+
+
+def _unary(name):
+    def op(self):
+        return getattr(self.value(), name)()
+    op.__name__ = name
+    return op
+
+
+class Variable:
+    """tf.Variable: state that persists across calls and can be assigned to."""
+
+    __array_priority__ = 100
+
+    def __init__(self, initial_value=None, trainable=None, validate_shape=True, caching_device=None, name=None,
+                 variable_def=None, dtype=None, import_scope=None, constraint=None,
+                 synchronization=VariableSynchronization.AUTO, aggregation=VariableAggregation.NONE, shape=None,
+                 experimental_enable_variable_lifting=True, **unused_kwargs):
+        if initial_value is None:
+            raise ValueError("The `initial_value` arg to `tf.Variable` must be specified except when you are not "
+                             "providing a `variable_def`. You provided neither.")
+        if constraint is not None and not callable(constraint):
+            raise ValueError(f"Argument `constraint` must be None or a callable. a callable. Got a "
+                             f"{type(constraint)}:  {constraint}")
+        if callable(initial_value):
+            initial_value = initial_value()
+        if dtype is not None:
+            dtype = dtypes.as_dtype(dtype)
+            try:
+                value = convert_to_tensor(initial_value, dtype=dtype)
+            except ValueError as e:
+                raise ValueError(f"initial_value: {e}") from None
+        else:
+            value = convert_to_tensor(initial_value)
+        if shape is None:
+            self._shape = TensorShape(value._shape_tuple)
+        else:
+            self._shape = TensorShape(shape)
+            if not self._shape.is_compatible_with(TensorShape(value._shape_tuple)):
+                raise ValueError(f"In this `tf.Variable` creation, the initial value's shape "
+                                 f"({TensorShape(value._shape_tuple)}) is not compatible with the explicitly "
+                                 f"supplied `shape` argument ({self._shape.as_list() if self._shape.rank is not None else None}).")
+        if synchronization == VariableSynchronization.ON_READ and trainable:
+            raise ValueError("Synchronization value can be set to VariableSynchronization.ON_READ only for "
+                             "non-trainable variables. You have specified trainable=True and "
+                             "synchronization=VariableSynchronization.ON_READ.")
+        if trainable is None:
+            trainable = synchronization != VariableSynchronization.ON_READ
+        self._value_tensor = value
+        self._dtype = value.dtype
+        self._trainable = bool(trainable)
+        self._name = ("Variable" if name is None else str(name)) + ":0"
+        self._device = _core.current_device()
+        self._constraint = constraint
+        self._synchronization = synchronization
+        self._aggregation = aggregation
+
+    # --- properties -------------------------------------------------------------------------
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def shape(self):
+        return self._shape
+
+    def get_shape(self):
+        return self._shape
+
+    @property
+    def trainable(self):
+        return self._trainable
+
+    @property
+    def device(self):
+        return self._device
+
+    @property
+    def constraint(self):
+        return self._constraint
+
+    @property
+    def synchronization(self):
+        return self._synchronization
+
+    @property
+    def aggregation(self):
+        return self._aggregation
+
+    @property
+    def initial_value(self):
+        raise RuntimeError("This property is not supported when eager execution is enabled.")
+
+    # --- reading ------------------------------------------------------------------------------
+    def value(self):
+        """The current value as a Tensor."""
+        return self._value_tensor
+
+    def read_value(self):
+        return self._value_tensor
+
+    def _as_tensor(self):
+        return self._value_tensor
+
+    def numpy(self):
+        return self._value_tensor.numpy()
+
+    def is_initialized(self, name=None):
+        return _core.convert_to_tensor(True)
+
+    # --- writing ------------------------------------------------------------------------------
+    def _converted(self, value):
+        if isinstance(value, Variable):
+            value = value.value()
+        return convert_to_tensor(value, dtype=self._dtype)
+
+    def _result(self, read_value):
+        return _UnreadVariable(self) if read_value else None
+
+    def assign(self, value, use_locking=None, name=None, read_value=True):
+        """Replaces the value; the new value must have a compatible shape and the same dtype."""
+        t = self._converted(value)
+        new_shape = TensorShape(t._shape_tuple)
+        if not self._shape.is_compatible_with(new_shape):
+            raise ValueError(f"Cannot assign value to variable ' {self._name}': Shape mismatch.The variable shape "
+                             f"{self._shape}, and the assigned value shape {new_shape} are incompatible.")
+        self._value_tensor = t
+        return self._result(read_value)
+
+    def _update(self, op_name, tf_op_name, delta, read_value):
+        t = self._converted(delta)
+        cur = self._value_tensor
+        if t._shape_tuple != cur._shape_tuple:
+            raise errors.InvalidArgumentError(
+                None, None, f"Cannot update variable with shape {_list_text(cur._shape_tuple)} using a Tensor with "
+                f"shape {_list_text(t._shape_tuple)}, shapes must be equal. [Op:{tf_op_name}]")
+        from eagerflow.ops._execute import execute1
+        self._value_tensor = execute1(op_name, [cur, t])
+        return self._result(read_value)
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        return self._update("AddV2", "AssignAddVariableOp", delta, read_value)
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        return self._update("Sub", "AssignSubVariableOp", delta, read_value)
+
+    # --- Python protocols ---------------------------------------------------------------------
+    def __repr__(self):
+        return "<tf.Variable '%s' shape=%s dtype=%s, numpy=%s>" % (
+            self.name, self.shape, self.dtype.name, _numpy_text(self.value(), True))
+
+    __str__ = __repr__
+
+    def __hash__(self):
+        raise TypeError(f"Variable is unhashable. Instead, use variable.ref() as the key. (Variable: {self!r})")
+
+    def ref(self):
+        return _Reference(self)
+
+    def experimental_ref(self):
+        return _Reference(self)
+
+    def __array__(self, dtype=None, copy=None):
+        a = np.asarray(self.value().numpy())
+        if dtype is not None and a.dtype != np.dtype(dtype):
+            return a.astype(dtype)
+        return a.copy() if copy else a
+
+    def __bool__(self):
+        return bool(self.value())
+
+    def __int__(self):
+        return int(self.value())
+
+    def __float__(self):
+        return float(self.value())
+
+    def __complex__(self):
+        return complex(self.value())
+
+    def __getitem__(self, key):
+        return self.value()[key]
+
+    def __iter__(self):
+        return iter(self.value())
+
+    __add__, __radd__ = _binary("__add__"), _binary("__radd__")
+    __sub__, __rsub__ = _binary("__sub__"), _binary("__rsub__")
+    __mul__, __rmul__ = _binary("__mul__"), _binary("__rmul__")
+    __truediv__, __rtruediv__ = _binary("__truediv__"), _binary("__rtruediv__")
+    __floordiv__, __rfloordiv__ = _binary("__floordiv__"), _binary("__rfloordiv__")
+    __mod__, __rmod__ = _binary("__mod__"), _binary("__rmod__")
+    __pow__, __rpow__ = _binary("__pow__"), _binary("__rpow__")
+    __matmul__, __rmatmul__ = _binary("__matmul__"), _binary("__rmatmul__")
+    __and__, __rand__ = _binary("__and__"), _binary("__rand__")
+    __or__, __ror__ = _binary("__or__"), _binary("__ror__")
+    __xor__, __rxor__ = _binary("__xor__"), _binary("__rxor__")
+    __lt__, __le__ = _binary("__lt__"), _binary("__le__")
+    __gt__, __ge__ = _binary("__gt__"), _binary("__ge__")
+    __eq__, __ne__ = _binary("__eq__"), _binary("__ne__")
+    __neg__, __abs__, __invert__ = _unary("__neg__"), _unary("__abs__"), _unary("__invert__")
+
+
+def _list_text(dims):
+    return "[" + ",".join(str(d) for d in dims) + "]"
+
+
+class _UnreadVariable(Variable):
+    """What assign* return (TF's _UnreadVariable): a view of the variable, named 'UnreadVariable'."""
+
+    def __init__(self, parent):  # pylint: disable=super-init-not-called
+        self._parent = parent
+
+    def __getattr__(self, attr):
+        # Every other attribute (shape, dtype, trainable, _value_tensor, ...) is the parent's.
+        return getattr(self._parent, attr)
+
+    @property
+    def name(self):
+        return "UnreadVariable"
+
+    @property
+    def _value_tensor(self):
+        return self._parent._value_tensor
+
+    @_value_tensor.setter
+    def _value_tensor(self, t):
+        self._parent._value_tensor = t
+
+
+Variable.__module__ = "eagerflow"
