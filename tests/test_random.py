@@ -218,3 +218,40 @@ def test_infer_output():
     assert dtype == tf.int64.as_datatype_enum and dims == [2, 3]
     [(dtype, dims)] = _core.infer(_core.get_op("RandomUniform"), [tf.constant([4])], {"dtype": tf.float64})
     assert dtype == tf.float64.as_datatype_enum and dims == [4]
+
+
+def test_values_do_not_depend_on_thread_count():
+    th = tf.config.threading
+    try:
+        th.set_intra_op_parallelism_threads(1)
+        tf.random.set_seed(5)
+        one = [tf.random.normal([100003]).numpy(), tf.random.truncated_normal([50001]).numpy(),
+               tf.random.uniform([70001], maxval=9, dtype=tf.int64).numpy()]
+    finally:
+        th.set_intra_op_parallelism_threads(0)
+    tf.random.set_seed(5)
+    many = [tf.random.normal([100003]).numpy(), tf.random.truncated_normal([50001]).numpy(),
+            tf.random.uniform([70001], maxval=9, dtype=tf.int64).numpy()]
+    for a, b in zip(one, many):
+        np.testing.assert_array_equal(a, b)
+
+
+hypothesis = pytest.importorskip("hypothesis")
+st = hypothesis.strategies
+
+
+@hypothesis.given(lo=st.integers(-2 ** 31, 2 ** 31 - 2), span=st.integers(1, 2 ** 31), n=st.integers(0, 40),
+                  dtype=st.sampled_from([tf.int32, tf.int64]))
+def test_uniform_int_stays_in_range(lo, span, n, dtype):
+    hi = min(lo + span, 2 ** 31 - 1)
+    a = tf.random.uniform([n], minval=lo, maxval=hi, dtype=dtype).numpy()
+    assert a.shape == (n,) and a.dtype == dtype.as_numpy_dtype
+    assert np.all(a >= lo) and np.all(a < hi)
+
+
+@hypothesis.given(n=st.integers(0, 60), cols=st.integers(0, 3), seed=st.integers(0, 2 ** 31 - 2))
+def test_shuffle_permutes_rows(n, cols, seed):
+    x = np.arange(n * cols).reshape(n, cols) if cols else np.arange(n)
+    s = tf.random.shuffle(x, seed=seed).numpy()
+    assert s.shape == x.shape
+    assert sorted(map(repr, s.tolist())) == sorted(map(repr, x.tolist()))

@@ -1,4 +1,6 @@
 // Context bindings: device scopes, threads, random seeds.
+#include <pybind11/stl.h>
+
 #include "bindings/bindings.h"
 #include "core/device.h"
 #include "core/threadpool.h"

@@ -252,7 +252,9 @@ class _UnreadVariable(Variable):
         self._parent = parent
 
     def __getattr__(self, attr):
-        # Every other attribute (shape, dtype, trainable, _value_tensor, ...) is the parent's.
+        # Every other attribute (shape, dtype, trainable, ...) is the parent's.
+        if attr == "_parent":  # not set yet (copy/pickle): avoid recursing
+            raise AttributeError(attr)
         return getattr(self._parent, attr)
 
     @property
