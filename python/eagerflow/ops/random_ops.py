@@ -66,11 +66,6 @@ def _shape_tensor(shape):
     return convert_to_tensor(shape, dtype_hint=dtypes.int32)
 
 
-def _float_dtype(dtype):
-    dtype = dtypes.as_dtype(dtype)
-    return dtype
-
-
 def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
     """tf.random.normal: samples from N(mean, stddev**2)."""
     dtype = dtypes.as_dtype(dtype)
