@@ -57,13 +57,9 @@ void ones_like_kernel(KernelContext& c) {
 
 template <typename T>
 void fill_range(TensorImpl* out, T start, T delta) {
-  // Accumulates like TF's kernel (not start + i * delta), so float results match it bit for bit.
+  // start + i * delta in T, as TF's kernel computes it (no accumulated rounding error).
   T* o = out->data<T>();
-  T v = start;
-  for (int64_t i = 0; i < out->num_elements(); ++i) {
-    o[i] = v;
-    v = static_cast<T>(v + delta);
-  }
+  for (int64_t i = 0; i < out->num_elements(); ++i) o[i] = static_cast<T>(start + static_cast<T>(i) * delta);
 }
 
 void range_kernel(KernelContext& c) {
