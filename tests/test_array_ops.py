@@ -357,7 +357,7 @@ def test_infer_matches_kernel(op, make, attrs):
 
 
 def test_infer_unknown_values():
-    # Without the constant input values, inference still knows the rank.
+    # Constant shape/axis inputs give exact static shapes.
     x = tf.zeros([2, 3])
     dims = _core.infer(op_def("Reshape"), [x, tf.constant([3, 2])], None)[0][1]
     assert dims == [3, 2]
@@ -382,3 +382,22 @@ def test_reshape_transpose_roundtrip(shape, rnd):
     flat = tf.reshape(t, [-1]) if a.size else tf.reshape(t, [0])
     check(flat, a.transpose(perm).reshape(-1))
     check(tf.reshape(flat, list(a.transpose(perm).shape)), a.transpose(perm))
+
+
+def test_tf_quirks():
+    p = tf.constant([[1, 2, 3], [4, 5, 6]])
+    # axis=0 takes TF's plain-gather path, which ignores batch_dims.
+    assert tf.gather(p, [[0], [1]], axis=0, batch_dims=1).shape == (2, 1, 3)
+    with pytest.raises(TypeError, match="Cannot convert 2.5 to EagerTensor of dtype int32"):
+        tf.where(True, 1, 2.5)
+    check(tf.where([True, False], 1.5, tf.constant([1.0, 2.0])), np.array([1.5, 2.0], np.float32))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int8, np.float64, object])
+def test_large_transposes_tiled_path(dtype):
+    a = sample((3, 70, 45), dtype)
+    for perm in [(0, 2, 1), (2, 1, 0), (1, 0, 2), (2, 0, 1)]:
+        check(tf.transpose(a, perm), a.transpose(perm))
+    b = sample((100, 33), dtype)
+    check(tf.transpose(b), b.T)
+    check(tf.constant(b)[::-1, ::3], b[::-1, ::3])

@@ -174,3 +174,8 @@ def test_top_level_exports():
                  "linspace", "eye", "one_hot"]:
         assert callable(getattr(tf, name)), name
     assert isinstance(tf.shape(tf.zeros([1])), tf.Tensor)
+
+
+def test_linspace_negative_num():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Requires start <= limit when delta > 0: 1/-1"):
+        tf.linspace(0.0, 1.0, -1)

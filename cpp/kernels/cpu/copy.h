@@ -91,6 +91,34 @@ void strided_copy(const T* src, T* dst, StridedIter it) {
   const int64_t inner = it.dims[r - 1], si = it.src_st[r - 1], di = it.dst_st[r - 1];
   int64_t rows = 1;
   for (int d = 0; d < r - 1; ++d) rows *= it.dims[d];
+  if (r >= 2 && di == 1 && si != 1 && it.src_st[r - 2] == 1 && rows >= 64) {
+    // Transpose-like: the source is contiguous along the second-to-last dim. Copy in tiles so
+    // both sides stay in cache (a plain row loop would miss on every source read).
+    constexpr int64_t kTile = 32;
+    const int64_t a_dim = it.dims[r - 2], da = it.dst_st[r - 2];
+    const int64_t outer = rows / a_dim, a_tiles = (a_dim + kTile - 1) / kTile;
+    for_range(
+        outer * a_tiles,
+        [&](int64_t b, int64_t e) {
+          for (int64_t job = b; job < e; ++job) {
+            const int64_t o = job / a_tiles, a0 = (job % a_tiles) * kTile, a1 = std::min(a_dim, a0 + kTile);
+            int64_t so = it.src_off, doff = it.dst_off, rem = o;
+            for (int d = r - 3; d >= 0; --d) {
+              const int64_t idx = rem % it.dims[d];
+              rem /= it.dims[d];
+              so += idx * it.src_st[d];
+              doff += idx * it.dst_st[d];
+            }
+            for (int64_t b0 = 0; b0 < inner; b0 += kTile) {
+              const int64_t b1 = std::min(inner, b0 + kTile);
+              for (int64_t a = a0; a < a1; ++a)
+                for (int64_t k = b0; k < b1; ++k) dst[doff + a * da + k] = src[so + a + k * si];
+            }
+          }
+        },
+        std::max<int64_t>(1, kElementwiseGrain / (kTile * std::max<int64_t>(inner, 1))));
+    return;
+  }
   for_range(
       rows,
       [&](int64_t b, int64_t e) {

@@ -7,7 +7,7 @@ import numpy as np
 from eagerflow import _core
 from eagerflow.framework import dtypes
 from eagerflow.framework.tensor_shape import TensorShape
-from eagerflow.ops._execute import binary_inputs, convert_to_tensor, execute, execute1
+from eagerflow.ops._execute import convert_to_tensor, execute, execute1
 
 Tensor = _core.Tensor
 _INT32 = dtypes.int32._type_enum
@@ -193,6 +193,8 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     """tf.gather: slices of `params` along `axis` at `indices` (batch_dims leading dims matched)."""
     if axis is None:
         axis = batch_dims
+    if not isinstance(axis, Tensor) and axis == 0 or isinstance(axis, Tensor) and int(axis) == 0:
+        batch_dims = 0  # TF drops batch_dims when axis is 0 (it takes its plain-gather path)
     params = _t(params)
     indices = _t(indices)
     return execute1("GatherV2", [params, indices, _int_tensor(axis)], {"batch_dims": int(batch_dims)})
@@ -229,7 +231,14 @@ def where(condition, x=None, y=None, name=None):
         return execute1("Where", [_t(condition)])
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
-    x, y = binary_inputs(x, y)
+    # x fixes the dtype and y must convert to it exactly (TF: tf.where(True, 1, 2.5) is a TypeError).
+    from eagerflow.framework.convert import convert_to_tensor as exact_convert
+    if isinstance(y, Tensor) and not isinstance(x, Tensor):
+        x = exact_convert(x, dtype=y.dtype)
+    else:
+        x = _t(x)
+        if not isinstance(y, Tensor):
+            y = exact_convert(y, dtype=x.dtype)
     return execute1("SelectV2", [_t(condition, dtypes.bool._type_enum), x, y])
 
 

@@ -90,6 +90,8 @@ def linspace(start, stop, num, name=None, axis=0):
     if start.dtype.is_integer:
         start, stop = _cast(start, dtypes.float64), _cast(stop, dtypes.float64)
     n = int(num)
+    if n < 0:  # TF builds linspace from range(1, num): same error
+        execute1("Range", [_scalar(1, dtypes.int32), _scalar(n, dtypes.int32), _scalar(1, dtypes.int32)])
     if start.ndim == 0 and stop.ndim == 0:
         if n == 0:
             return zeros([0], start.dtype)
