@@ -24,6 +24,11 @@ def executing_eagerly():
 # --- elementwise: top-level names (add, multiply, cast, ...) from ops/math_ops.py ---
 # --- reductions, matmul, softmax: top-level names from ops/reduction_ops.py, ops/linalg_ops.py ---
 # --- array/shape/creation ops: top-level names from ops/array_ops.py ---
+from eagerflow.ops.array_ops import (boolean_mask, broadcast_to, concat, expand_dims, gather, gather_nd, identity,
+                                     pad, rank, reshape, reverse, shape, size, split, squeeze, stack, tile,
+                                     transpose, unstack, where)
+from eagerflow.ops.slice_ops import slice, strided_slice
+from eagerflow.ops.creation_ops import eye, fill, linspace, one_hot, ones, ones_like, range, zeros, zeros_like
 # --- random, strings, Variable, device, function: top-level names ---
 from eagerflow.function import function
 from eagerflow.ops.variables import Variable, VariableAggregation, VariableSynchronization

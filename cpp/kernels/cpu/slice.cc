@@ -1,0 +1,55 @@
+// CPU kernels: StridedSlice and Slice (one strided copy; whole-tensor slices share the buffer).
+#include "kernels/cpu/copy.h"
+#include "ops/array_shapes.h"
+#include "ops/slice_spec.h"
+
+namespace ef {
+namespace {
+
+void run_slice(KernelContext& c, const SliceSpec& spec) {
+  const TensorImpl& x = *c.input(0);
+  bool whole = true;
+  for (int d = 0; d < x.rank(); ++d)
+    whole &= spec.begin[d] == 0 && spec.stride[d] == 1 && spec.size[d] == x.shape()[d];
+  if (whole) return c.set_output(0, x.with_shape(spec.final_shape));
+  std::vector<int64_t> in_st = row_strides(x.shape());
+  StridedIter it;
+  it.dims = spec.size;
+  for (int d = 0; d < x.rank(); ++d) {
+    it.src_off += spec.begin[d] * in_st[d];
+    it.src_st.push_back(spec.stride[d] * in_st[d]);
+  }
+  it.dst_st = row_strides(it.dims);
+  TensorImpl* out = c.allocate_output(0, x.dtype(), spec.final_shape);
+  EF_DISPATCH_STORAGE(x.dtype(), strided_copy(x.data<T>(), out->data<T>(), std::move(it)));
+}
+
+void strided_slice_kernel(KernelContext& c) {
+  DType dtypes[3];
+  Shape shapes[3];
+  const TensorImpl* values[3];
+  for (int i = 0; i < 3; ++i) {
+    dtypes[i] = c.input(i + 1)->dtype();
+    shapes[i] = c.input(i + 1)->shape();
+    values[i] = c.input(i + 1).get();
+  }
+  run_slice(c, strided_slice_inputs(c.op, c.input(0)->shape(), dtypes, shapes, values, c.attrs));
+}
+
+void slice_kernel(KernelContext& c) {
+  DType dtypes[2];
+  Shape shapes[2];
+  const TensorImpl* values[2];
+  for (int i = 0; i < 2; ++i) {
+    dtypes[i] = c.input(i + 1)->dtype();
+    shapes[i] = c.input(i + 1)->shape();
+    values[i] = c.input(i + 1).get();
+  }
+  run_slice(c, slice_inputs(c.op, c.input(0)->shape(), dtypes, shapes, values));
+}
+
+EF_REGISTER_CPU_KERNEL("StridedSlice", strided_slice_kernel);
+EF_REGISTER_CPU_KERNEL("Slice", slice_kernel);
+
+}  // namespace
+}  // namespace ef

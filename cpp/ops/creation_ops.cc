@@ -1,0 +1,132 @@
+// Op definitions: shape queries and tensor creation (Shape, Size, Rank, Fill, ZerosLike, OnesLike,
+// Range, LinSpace, OneHot).
+#include <cmath>
+
+#include "ops/array_shapes.h"
+
+namespace ef {
+namespace {
+
+OpDef def(const char* name, std::vector<std::string> inputs, std::vector<std::string> attrs, InferFn infer) {
+  OpDef d;
+  d.name = name;
+  d.inputs = std::move(inputs);
+  d.attrs = std::move(attrs);
+  d.infer = infer;
+  return d;
+}
+
+DType out_type(const InferContext& c) {
+  DType t = c.attrs.get<DType>("out_type", DType::kInt32);
+  EF_INVALID(t == DType::kInt32 || t == DType::kInt64, "Value for attr 'out_type' of ", tf_type_string(t),
+             " is not in the list of allowed values: int32, int64\n\t; NodeDef: {{node ", c.op.name, "}}");
+  return t;
+}
+
+void infer_shape(InferContext& c) { c.set_output(0, out_type(c), Shape({c.shapes[0].rank()})); }
+void infer_scalar_count(InferContext& c) {
+  c.set_output(0, c.op.name == "Rank" ? DType::kInt32 : out_type(c), Shape());
+}
+
+void infer_fill(InferContext& c) {
+  EF_INVALID(!c.shapes[1].rank_known() || c.shapes[1].rank() == 0, "value must represent a scalar, got shape ",
+             c.shapes[1].to_list_string());
+  c.set_output(0, c.dtypes[1], fill_shape(c.op, c.shapes[0], input_value(c, 0)));
+}
+
+void infer_ones_like(InferContext& c) {
+  check_type(c.op, c.dtypes[0], kTypesNumeric | kTypesBool);
+  c.set_output(0, c.dtypes[0], c.shapes[0]);
+}
+
+}  // namespace
+
+// Shared with the Range kernel: validates start/limit/delta and returns the element count.
+int64_t range_size(const OpDef& op, DType t, double start, double limit, double delta, int64_t istart, int64_t ilimit,
+                   int64_t idelta) {
+  const bool is_int = dtype_is_integer(t);
+  if (is_int) {
+    EF_INVALID(idelta != 0, "Requires delta != 0: ", idelta);
+    EF_INVALID(idelta < 0 || istart <= ilimit, "Requires start <= limit when delta > 0: ", istart, "/", ilimit);
+    EF_INVALID(idelta > 0 || istart >= ilimit, "Requires start >= limit when delta < 0: ", istart, "/", ilimit);
+    const int64_t span = ilimit > istart ? ilimit - istart : istart - ilimit;
+    const int64_t step = idelta > 0 ? idelta : -idelta;
+    return (span + step - 1) / step;
+  }
+  EF_INVALID(delta != 0, "Requires delta != 0: ", delta);
+  EF_INVALID(delta < 0 || start <= limit, "Requires start <= limit when delta > 0: ", start, "/", limit);
+  EF_INVALID(delta > 0 || start >= limit, "Requires start >= limit when delta < 0: ", start, "/", limit);
+  const double n = std::ceil(std::abs((limit - start) / delta));
+  EF_INVALID(n <= 9.2e18, "Requires ((limit - start) / delta) <= 9223372036854775807");
+  return static_cast<int64_t>(n);
+}
+
+namespace {
+
+void check_scalar(const Shape& s, const char* what) {
+  EF_INVALID(!s.rank_known() || s.num_elements() == 1 || (s.rank() == 0), what, " must be a scalar, not shape ",
+             s.to_list_string());
+}
+
+void infer_range(InferContext& c) {
+  const DType t = c.dtypes[0];
+  EF_INVALID(dtype_is_floating(t) || (dtype_is_integer(t) && t != DType::kUInt8), "Value for attr 'Tidx' of ",
+             tf_type_string(t), " is not in the list of allowed values: half, float, double, int8, int16, int32, ",
+             "int64\n\t; NodeDef: {{node Range}}");
+  check_same_dtype(c.op, t, c.dtypes[1], 1);
+  check_same_dtype(c.op, t, c.dtypes[2], 2);
+  check_scalar(c.shapes[0], "start");
+  check_scalar(c.shapes[1], "limit");
+  check_scalar(c.shapes[2], "delta");
+  const TensorImpl *s = input_value(c, 0), *l = input_value(c, 1), *d = input_value(c, 2);
+  int64_t n = -1;
+  if (s && l && d)
+    n = range_size(c.op, t, tensor_double_at(*s, 0), tensor_double_at(*l, 0), tensor_double_at(*d, 0),
+                   tensor_int_at(*s, 0), tensor_int_at(*l, 0), tensor_int_at(*d, 0));
+  c.set_output(0, t, Shape({n}));
+}
+
+void infer_linspace(InferContext& c) {
+  check_type(c.op, c.dtypes[0], kTypesFloat);
+  check_same_dtype(c.op, c.dtypes[0], c.dtypes[1], 1);
+  check_index_type(c.op, c.dtypes[2], "Tidx");
+  EF_INVALID(!c.shapes[0].rank_known() || c.shapes[0].rank() == 0, "start must be a scalar, not shape ",
+             c.shapes[0].to_list_string());
+  EF_INVALID(!c.shapes[1].rank_known() || c.shapes[1].rank() == 0, "stop must be a scalar, not shape ",
+             c.shapes[1].to_list_string());
+  EF_INVALID(!c.shapes[2].rank_known() || c.shapes[2].rank() == 0, "num must be a scalar, not shape ",
+             c.shapes[2].to_list_string());
+  int64_t n = -1;
+  if (const TensorImpl* num = input_value(c, 2)) {
+    n = tensor_int_at(*num, 0);
+    EF_INVALID(n > 0, "Requires num > 0: ", n);
+  }
+  c.set_output(0, c.dtypes[0], Shape({n}));
+}
+
+void infer_one_hot(InferContext& c) {
+  const DType ti = c.dtypes[0];
+  EF_INVALID(ti == DType::kUInt8 || ti == DType::kInt8 || ti == DType::kInt32 || ti == DType::kInt64,
+             "Value for attr 'TI' of ", tf_type_string(ti),
+             " is not in the list of allowed values: uint8, int8, int32, int64\n\t; NodeDef: {{node OneHot}}");
+  check_same_dtype(c.op, c.dtypes[2], c.dtypes[3], 3);
+  EF_INVALID(!c.shapes[2].rank_known() || c.shapes[2].rank() == 0, "on_value must be a scalar, but got: ",
+             c.shapes[2].to_list_string());
+  EF_INVALID(!c.shapes[3].rank_known() || c.shapes[3].rank() == 0, "off_value must be a scalar, but got: ",
+             c.shapes[3].to_list_string());
+  int axis;
+  c.set_output(0, c.dtypes[2], one_hot_shape(c.shapes[0], input_value(c, 1), c.attrs.get<int64_t>("axis", -1), &axis));
+}
+
+EF_REGISTER_OP(def("Shape", {"input"}, {"T", "out_type"}, infer_shape));
+EF_REGISTER_OP(def("Size", {"input"}, {"T", "out_type"}, infer_scalar_count));
+EF_REGISTER_OP(def("Rank", {"input"}, {"T"}, infer_scalar_count));
+EF_REGISTER_OP(def("Fill", {"dims", "value"}, {"T", "index_type"}, infer_fill));
+EF_REGISTER_OP(def("ZerosLike", {"x"}, {"T"}, infer_same_as_input0));
+EF_REGISTER_OP(def("OnesLike", {"x"}, {"T"}, infer_ones_like));
+EF_REGISTER_OP(def("Range", {"start", "limit", "delta"}, {"Tidx"}, infer_range));
+EF_REGISTER_OP(def("LinSpace", {"start", "stop", "num"}, {"T", "Tidx"}, infer_linspace));
+EF_REGISTER_OP(def("OneHot", {"indices", "depth", "on_value", "off_value"}, {"axis", "T", "TI"}, infer_one_hot));
+
+}  // namespace
+}  // namespace ef

@@ -1,0 +1,159 @@
+"""Tensor creation: tf.fill, zeros, ones, zeros_like, ones_like, range, linspace, eye, one_hot."""
+import builtins
+
+import numpy as np
+
+from eagerflow import _core
+from eagerflow.framework import dtypes
+from eagerflow.ops._execute import convert_to_tensor, execute1
+from eagerflow.ops.array_ops import _cast, _shape_tensor, broadcast_to, concat, expand_dims, reshape, shape
+
+Tensor = _core.Tensor
+# tf.range picks the widest of its arguments' dtypes in this order.
+_RANGE_HIERARCHY = [dtypes.int32, dtypes.int64, dtypes.float16, dtypes.float32, dtypes.float64]
+
+
+def _exact(value, dtype):
+    """convert_to_tensor(value, dtype=dtype): TypeError/ValueError when the value does not fit."""
+    from eagerflow.framework.convert import convert_to_tensor as exact_convert
+    return exact_convert(value, dtype=dtype)
+
+
+def _scalar(value, dtype):
+    dtype = dtypes.as_dtype(dtype)
+    if dtype == dtypes.string:
+        return _core.from_numpy(np.array(value, dtype=object))
+    return _core.from_numpy(np.array(value, dtype=dtype.as_numpy_dtype))
+
+
+def fill(dims, value, name=None, layout=None):
+    """tf.fill: a tensor of shape `dims` with every element `value`."""
+    return execute1("Fill", [_shape_tensor(dims), convert_to_tensor(value)])
+
+
+def zeros(shape, dtype=dtypes.float32, name=None, layout=None):
+    """tf.zeros: all zeros ('' for strings, False for bools)."""
+    dtype = dtypes.as_dtype(dtype)
+    return execute1("Fill", [_shape_tensor(shape), _scalar(b"" if dtype == dtypes.string else 0, dtype)])
+
+
+def ones(shape, dtype=dtypes.float32, name=None, layout=None):
+    """tf.ones: all ones."""
+    dtype = dtypes.as_dtype(dtype)
+    if dtype == dtypes.string:
+        raise TypeError("Cannot convert 1 to EagerTensor of dtype string")
+    return execute1("Fill", [_shape_tensor(shape), _scalar(1, dtype)])
+
+
+def zeros_like(input, dtype=None, name=None, layout=None):
+    """tf.zeros_like: zeros with the shape (and dtype, unless given) of `input`."""
+    input = convert_to_tensor(input)
+    if dtype is None or dtypes.as_dtype(dtype) == input.dtype:
+        return execute1("ZerosLike", [input])
+    return zeros(shape(input), dtype)
+
+
+def ones_like(input, dtype=None, name=None, layout=None):
+    """tf.ones_like: ones with the shape (and dtype, unless given) of `input`."""
+    input = convert_to_tensor(input)
+    if dtype is None or dtypes.as_dtype(dtype) == input.dtype:
+        return execute1("OnesLike", [input])
+    return ones(shape(input), dtype)
+
+
+def range(start, limit=None, delta=1, dtype=None, name="range"):
+    """tf.range: like Python's range; ints give int32, any float gives float32 (or `dtype`)."""
+    if limit is None:
+        start, limit = 0, start
+    if dtype is not None:
+        dtype = dtypes.as_dtype(dtype)
+    args = []
+    for v in (start, limit, delta):
+        if isinstance(v, Tensor):
+            args.append(v)
+        elif dtype is not None:
+            args.append(_exact(v, dtype))
+        else:
+            args.append(convert_to_tensor(v))
+    if dtype is None:
+        for a in args:
+            if a.dtype not in _RANGE_HIERARCHY:
+                raise AssertionError(f"tf.range: unsupported argument dtype {a.dtype.name}")
+        dtype = max((a.dtype for a in args), key=_RANGE_HIERARCHY.index)
+    return execute1("Range", [_cast(a, dtype) for a in args])
+
+
+def linspace(start, stop, num, name=None, axis=0):
+    """tf.linspace: `num` evenly spaced values from start to stop inclusive (N-d start/stop too)."""
+    start = convert_to_tensor(start)
+    stop = stop if isinstance(stop, Tensor) else _exact(stop, start.dtype)
+    if start.dtype.is_integer:
+        start, stop = _cast(start, dtypes.float64), _cast(stop, dtypes.float64)
+    n = int(num)
+    if n < 0:  # TF builds linspace from range(1, num): same error
+        execute1("Range", [_scalar(1, dtypes.int32), _scalar(n, dtypes.int32), _scalar(1, dtypes.int32)])
+    if start.ndim == 0 and stop.ndim == 0:
+        if n == 0:
+            return zeros([0], start.dtype)
+        return execute1("LinSpace", [start, stop, _scalar(n, dtypes.int32)])
+    # N-d: start + i * (stop - start) / (num - 1) along a new axis, the last entry exactly stop.
+    start_e, stop_e = expand_dims(start, axis), expand_dims(stop, axis)
+    start_e, stop_e = broadcast_to(start_e, shape(start_e + stop_e)), broadcast_to(stop_e, shape(start_e + stop_e))
+    delta = (stop_e - start_e) / _scalar(builtins.max(n - 1, 1), start.dtype)
+    out_rank = start_e.ndim
+    ax = axis + out_rank if axis < 0 else axis
+    iota = _cast(range(n), start.dtype)
+    iota = reshape(iota, [n if d == ax else 1 for d in builtins.range(out_rank)])
+    res = start_e + iota * delta
+    if n > 1:
+        from eagerflow.ops.slice_ops import slice as tf_slice
+        size = list(res._shape_tuple)
+        size[ax] = n - 1
+        res = concat([tf_slice(res, [0] * out_rank, size), stop_e], ax)
+    return res
+
+
+def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
+    """tf.eye: identity matrix (or batch of them); composed from one_hot like a diagonal."""
+    dtype = dtypes.as_dtype(dtype)
+    if num_columns is None:
+        num_columns = num_rows
+    rows = range(num_rows)
+    m = execute1("OneHot", [rows, _scalar(num_columns, dtypes.int32), _scalar(1, dtype), _scalar(0, dtype)],
+                 {"axis": -1})
+    if batch_shape is not None:
+        m = broadcast_to(m, list(batch_shape) + [int(num_rows), int(num_columns)])
+    return m
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    """tf.one_hot: on_value at each index along a new axis (default last), off_value elsewhere."""
+    indices = convert_to_tensor(indices)
+    if dtype is not None:
+        dtype = dtypes.as_dtype(dtype)
+    on_exists, off_exists = on_value is not None, off_value is not None
+    if on_exists:
+        on_value = _exact(on_value, dtype) if dtype is not None else convert_to_tensor(on_value)
+    if off_exists:
+        off_value = _exact(off_value, dtype) if dtype is not None else convert_to_tensor(off_value)
+    on_dtype = on_value.dtype if on_exists else None
+    off_dtype = off_value.dtype if off_exists else None
+    if on_exists or off_exists:
+        if dtype is None:
+            dtype = on_dtype if on_exists else off_dtype
+    elif dtype is None:
+        dtype = dtypes.float32
+    if not on_exists:
+        if dtype == dtypes.bool or dtype == dtypes.string:
+            raise TypeError(f"Cannot convert 1 to EagerTensor of dtype {dtype.name}")
+        on_value = _scalar(1, dtype)
+    if not off_exists:
+        if dtype == dtypes.bool or dtype == dtypes.string:
+            raise TypeError(f"Cannot convert 0 to EagerTensor of dtype {dtype.name}")
+        off_value = _scalar(0, dtype)
+    if on_dtype is not None and off_dtype is not None and on_dtype != off_dtype:
+        raise TypeError(f"dtype {on_dtype} of on_value does not match dtype {off_dtype} of off_value")
+    depth = depth if isinstance(depth, Tensor) else _exact(depth, dtypes.int32)
+    if depth.dtype != dtypes.int32:
+        raise ValueError(f"Tensor conversion requested dtype int32 for Tensor with dtype {depth.dtype.name}: {depth!r}")
+    return execute1("OneHot", [indices, depth, on_value, off_value], {"axis": -1 if axis is None else int(axis)})

@@ -1,0 +1,127 @@
+"""Slicing: tf.strided_slice, tf.slice and Tensor.__getitem__ (NumPy-style indexing via StridedSlice)."""
+import builtins
+import numbers
+
+import numpy as np
+
+from eagerflow import _core
+from eagerflow.framework import dtypes
+from eagerflow.ops._execute import convert_to_tensor, execute1
+
+Tensor = _core.Tensor
+_SLICE_TYPE_ERROR = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
+                     "tf.int32/tf.int64 tensors are valid indices")
+_INDEX_DTYPES = (3, 9, 5)  # int32, int64, int16
+_INT32_MIN, _INT32_MAX = -(2 ** 31), 2 ** 31 - 1
+
+
+def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
+                  shrink_axis_mask=0, var=None, name=None):
+    """tf.strided_slice: the StridedSlice op with TF's mask semantics."""
+    from eagerflow.ops.array_ops import _int_tensor
+    begin = _int_tensor(begin)
+    end = _int_tensor(end)
+    if strides is None:
+        strides = execute1("OnesLike", [begin])
+    strides = _int_tensor(strides)
+    return execute1("StridedSlice", [convert_to_tensor(input_), begin, end, strides], {
+        "begin_mask": int(begin_mask), "end_mask": int(end_mask), "ellipsis_mask": int(ellipsis_mask),
+        "new_axis_mask": int(new_axis_mask), "shrink_axis_mask": int(shrink_axis_mask)})
+
+
+def slice(input_, begin, size, name=None):
+    """tf.slice: `size[i]` elements from `begin[i]` in each dimension (-1: to the end)."""
+    from eagerflow.ops.array_ops import _int_tensor
+    return execute1("Slice", [convert_to_tensor(input_), _int_tensor(begin), _int_tensor(size)])
+
+
+def _check_index(idx):
+    if isinstance(idx, (numbers.Integral, np.integer)):
+        return
+    dtype = getattr(idx, "dtype", None)
+    ok = dtype is not None
+    if ok:
+        try:
+            ok = dtypes.as_dtype(dtype)._type_enum in _INDEX_DTYPES and len(getattr(idx, "shape", ())) == 0
+        except TypeError:
+            ok = False
+    if not ok:
+        raise TypeError(_SLICE_TYPE_ERROR + ", got {!r}".format(idx))
+
+
+def _pack(values):
+    """Packs begin/end/strides entries (Python ints or scalar int tensors) into one index vector."""
+    if not any(isinstance(v, Tensor) for v in values):
+        ints = [int(v) for v in values]
+        big = any(v < _INT32_MIN or v > _INT32_MAX for v in ints)
+        return _core.from_numpy(np.array(ints, np.int64 if big else np.int32))
+    wide = any(isinstance(v, Tensor) and v._dtype_enum == 9 for v in values)
+    target = dtypes.int64 if wide else dtypes.int32
+    parts = []
+    for v in values:
+        if isinstance(v, Tensor):
+            parts.append(v if v.dtype == target else execute1("Cast", [v], {"DstT": target}))
+        else:
+            parts.append(_core.from_numpy(np.array(int(v), target.as_numpy_dtype)))
+    return execute1("Pack", parts, {"axis": 0})
+
+
+def _slice_helper(tensor, slice_spec, var=None):
+    """Tensor.__getitem__: ints (shrink), slices with steps, Ellipsis, tf.newaxis and scalar int
+    tensors become one StridedSlice; a boolean mask becomes tf.boolean_mask."""
+    if (isinstance(slice_spec, bool) or (isinstance(slice_spec, Tensor) and slice_spec.dtype == dtypes.bool)
+            or (isinstance(slice_spec, np.ndarray) and slice_spec.dtype == bool)):
+        from eagerflow.ops.array_ops import boolean_mask
+        return boolean_mask(tensor, slice_spec)
+    if not isinstance(slice_spec, (list, tuple)):
+        slice_spec = [slice_spec]
+    begin, end, strides = [], [], []
+    begin_mask = end_mask = ellipsis_mask = new_axis_mask = shrink_axis_mask = 0
+    for index, s in enumerate(slice_spec):
+        bit = 1 << index
+        if isinstance(s, builtins.slice):
+            if s.start is not None:
+                _check_index(s.start)
+                begin.append(s.start)
+            else:
+                begin.append(0)
+                begin_mask |= bit
+            if s.stop is not None:
+                _check_index(s.stop)
+                end.append(s.stop)
+            else:
+                end.append(0)
+                end_mask |= bit
+            if s.step is not None:
+                _check_index(s.step)
+                strides.append(s.step)
+            else:
+                strides.append(1)
+        elif s is Ellipsis:
+            begin.append(0)
+            end.append(0)
+            strides.append(1)
+            ellipsis_mask |= bit
+        elif s is None:
+            begin.append(0)
+            end.append(0)
+            strides.append(1)
+            new_axis_mask |= bit
+        else:
+            _check_index(s)
+            begin.append(s)
+            # x[-1] is begin -1, end 0: the kernel recomputes the end of a shrunk axis.
+            end.append(s + 1 if isinstance(s, Tensor) else int(s) + 1)
+            strides.append(1)
+            shrink_axis_mask |= bit
+    if begin:
+        packed = [_pack(begin), _pack(end), _pack(strides)]
+        if any(p.dtype == dtypes.int64 for p in packed):
+            packed = [p if p.dtype == dtypes.int64 else execute1("Cast", [p], {"DstT": dtypes.int64}) for p in packed]
+    else:
+        empty = _core.from_numpy(np.zeros((0,), np.int32))
+        packed = [empty, empty, empty]
+    tensor = convert_to_tensor(tensor)
+    return execute1("StridedSlice", [tensor] + packed, {
+        "begin_mask": begin_mask, "end_mask": end_mask, "ellipsis_mask": ellipsis_mask,
+        "new_axis_mask": new_axis_mask, "shrink_axis_mask": shrink_axis_mask})
