@@ -56,6 +56,9 @@ inline constexpr UnaryTypes kComplexAbs{kBitsComplex, 0, "complex64, complex128"
 inline constexpr UnaryTypes kClipByValue{kBitsFloat | kBitsInt, kBitsComplex,
                                          "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
                                          "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64"};
+inline constexpr UnaryTypes kAddN{kBitsFloat | kBitsInt | kBitsComplex, 0,
+                                  "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
+                                  "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64, variant"};
 }  // namespace unary_types
 
 }  // namespace ef
