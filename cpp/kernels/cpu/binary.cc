@@ -276,12 +276,19 @@ void greater_equal_kernel(KernelContext& c) { compare_kernel(c, kTypesReal, Real
 void equal_kernel(KernelContext& c) { compare_kernel(c, kTypesAll, Eq()); }
 void not_equal_kernel(KernelContext& c) { compare_kernel(c, kTypesAll, Ne()); }
 
+// LogicalAnd/LogicalOr take bool inputs (no "T" attr): TF reports the input that is not bool.
+TensorImpl* prepare_logical(KernelContext& c) {
+  check_same_dtype(c.op, DType::kBool, c.input(0)->dtype(), 0);
+  check_same_dtype(c.op, DType::kBool, c.input(1)->dtype(), 1);
+  return prepare(c, kTypesBool);
+}
+
 void logical_and_kernel(KernelContext& c) {
-  TensorImpl* out = prepare(c, kTypesBool);
+  TensorImpl* out = prepare_logical(c);
   binary_loop<bool, bool, bool>(*c.input(0), *c.input(1), *out, [](bool a, bool b) { return a && b; });
 }
 void logical_or_kernel(KernelContext& c) {
-  TensorImpl* out = prepare(c, kTypesBool);
+  TensorImpl* out = prepare_logical(c);
   binary_loop<bool, bool, bool>(*c.input(0), *c.input(1), *out, [](bool a, bool b) { return a || b; });
 }
 

@@ -44,7 +44,7 @@ Tensor cast_tensor(const Tensor& x, DType dst) {
   Tensor out = TensorImpl::empty(dst, x->shape());
   DType src = x->dtype();
   if (src == DType::kString || dst == DType::kString) {
-    throw_error(Code::kUnimplemented, "Cast ", dtype_name(src), " to ", dtype_name(dst), " is not supported");
+    throw_error(Code::kUnimplemented, "Cast ", tf_type_string(src), " to ", tf_type_string(dst), " is not supported");
   }
   EF_DISPATCH_POD(src, (void)0, {
     using From = T;

@@ -9,7 +9,6 @@ import numpy as np
 from eagerflow import _core
 from eagerflow.framework import dtypes
 from eagerflow.framework.convert import convert_to_tensor as _convert_exact
-from eagerflow.framework.tensor_shape import TensorShape
 from eagerflow.ops._execute import attr_dtype, binary_inputs, convert_to_tensor, execute1
 
 _Tensor = _core.Tensor
