@@ -23,5 +23,9 @@ def executing_eagerly():
 
 # --- elementwise: top-level names (add, multiply, cast, ...) from ops/math_ops.py ---
 # --- reductions, matmul, softmax: top-level names from ops/reduction_ops.py, ops/linalg_ops.py ---
+from eagerflow.ops.reduction_ops import (argmax, argmin, cumsum, reduce_all, reduce_any, reduce_logsumexp,
+                                         reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum)
+from eagerflow.ops.linalg_ops import matmul
+from eagerflow.ops.nn_ops import clip_by_norm
 # --- array/shape/creation ops: top-level names from ops/array_ops.py ---
 # --- random, strings, Variable, device, function: top-level names ---
