@@ -20,15 +20,23 @@ void arg_typed(const T* in, const AxisSplit& s, I* out) {
   if (K2 == 1) {
     for_range(K1, [&](int64_t b, int64_t e) {
       for (int64_t k = b; k < e; ++k) {
+        // Two passes that vectorize: the extreme value (NaN never wins), then its first index.
+        // A scan keeping the first strictly better value gives the same answer, and index 0
+        // when nothing beats the initial value.
         const T* p = in + k * R;
         C best = init;
-        int64_t idx = 0;
-        for (int64_t r = 0; r < R; ++r) {
-          const C v = static_cast<C>(p[r]);
-          if (better(v, best)) {
-            best = v;
-            idx = r;
+        if constexpr (std::is_same_v<C, T> && std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+          bool nan;
+          best = extreme_value<kMax>(p, R, init, &nan);
+        } else {
+          for (int64_t r = 0; r < R; ++r) {
+            const C v = static_cast<C>(p[r]);
+            best = better(v, best) ? v : best;
           }
+        }
+        int64_t idx = 0;
+        if (best != init) {
+          while (static_cast<C>(p[idx]) != best) ++idx;
         }
         out[k] = static_cast<I>(idx);
       }

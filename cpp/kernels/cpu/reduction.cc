@@ -65,6 +65,17 @@ struct AllOp {
 // recursive halves above, so float error grows with log(n) rather than n.
 template <class Red, typename In, typename A>
 A reduce_contig(const In* p, int64_t n) {
+  if constexpr ((std::is_same_v<Red, MaxOp> || std::is_same_v<Red, MinOp>) && std::is_same_v<In, A> &&
+                std::is_arithmetic_v<A>) {
+    if (n >= 32) {  // vectorized, with NaN propagated from a flag
+      bool nan = false;
+      const A best = extreme_value<std::is_same_v<Red, MaxOp>>(p, n, Red::template init<A>(), &nan);
+      if constexpr (std::is_floating_point_v<A>) {
+        if (nan) return std::numeric_limits<A>::quiet_NaN();
+      }
+      return best;
+    }
+  }
   if (n < 8) {
     if (n == 0) return Red::template init<A>();
     A a = static_cast<A>(p[0]);
@@ -178,10 +189,16 @@ void reduce3(const In* in, int64_t K1, int64_t R, int64_t K2, A* out) {
 }
 
 // The accumulator type: float16 accumulates in float; Mean of narrow ints in int64 (as TF,
-// so the mean of int8 [100, 100] is 100, not a wrapped value).
-template <bool kMean, typename T>
-using AccOf = std::conditional_t<std::is_same_v<T, half>, float,
-                                 std::conditional_t<kMean && std::is_integral_v<T> && (sizeof(T) < 8), int64_t, T>>;
+// so the mean of int8 [100, 100] is 100, not a wrapped value). Sum/Prod of 8/16-bit ints
+// accumulate in uint32 and truncate at the end (the same bits as wrapping at every step):
+// GCC 12 -O3 miscompiles the vectorized wrapping int8/int16 accumulator loop.
+template <class Red, bool kMean, typename T>
+using AccOf = std::conditional_t<
+    std::is_same_v<T, half>, float,
+    std::conditional_t<std::is_integral_v<T> && (sizeof(T) < 8) && kMean, int64_t,
+                       std::conditional_t<std::is_integral_v<T> && (sizeof(T) < 4) && !std::is_same_v<T, bool> &&
+                                              (std::is_same_v<Red, SumOp> || std::is_same_v<Red, ProdOp>),
+                                          uint32_t, T>>>;
 
 template <bool kMean, typename T, typename A>
 inline T finish(A a, int64_t count) {
@@ -198,7 +215,7 @@ inline T finish(A a, int64_t count) {
 
 template <class Red, bool kMean, typename T>
 void reduce_typed(const TensorImpl& in, const std::vector<bool>& mask, TensorImpl* out) {
-  using A = AccOf<kMean, T>;
+  using A = AccOf<Red, kMean, T>;
   const int64_t nout = out->num_elements();
   if (nout == 0) return;
   // Collapse dims into alternating kept/reduced groups; size-1 dims are layout-neutral.

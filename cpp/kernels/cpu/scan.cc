@@ -1,5 +1,4 @@
-// CPU Cumsum/Cumprod along one axis (attrs exclusive, reverse). Integers wrap like TF;
-// float16 accumulates in float.
+// CPU Cumsum/Cumprod along one axis (attrs exclusive, reverse). Integers wrap like TF.
 #include <type_traits>
 
 #include "kernels/cpu/broadcast.h"
@@ -26,9 +25,32 @@ constexpr int64_t kScanTile = 256;
 
 template <bool kProd, typename T>
 void scan_typed(const T* in, T* out, const AxisSplit& s, bool exclusive, bool reverse) {
-  using A = std::conditional_t<std::is_same_v<T, half>, float, T>;
+  // float16 runs in float; 8/16-bit ints in uint32, truncated on store (the same bits as
+  // wrapping each step, and it sidesteps a GCC 12 -O3 miscompile of narrow wrapping loops).
+  using A = std::conditional_t<std::is_same_v<T, half>, float,
+                               std::conditional_t<std::is_integral_v<T> && (sizeof(T) < 4), uint32_t, T>>;
   const int64_t K1 = s.K1, R = s.R, K2 = s.K2;
   const A init = kProd ? A(1) : A(0);
+  if (K2 == 1) {  // contiguous rows: one running value per row
+    for_range(K1, [&](int64_t b, int64_t e) {
+      for (int64_t k = b; k < e; ++k) {
+        const T* src = in + k * R;
+        T* dst = out + k * R;
+        A acc = init;
+        const int64_t step = reverse ? -1 : 1;
+        for (int64_t i = 0, r = reverse ? R - 1 : 0; i < R; ++i, r += step) {
+          if (exclusive) {
+            dst[r] = static_cast<T>(acc);
+            acc = scan_op<kProd>(acc, static_cast<A>(src[r]));
+          } else {
+            acc = scan_op<kProd>(acc, static_cast<A>(src[r]));
+            dst[r] = static_cast<T>(acc);
+          }
+        }
+      }
+    }, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(R, 1)));
+    return;
+  }
   const int64_t tiles = (K2 + kScanTile - 1) / kScanTile;
   for_range(K1 * tiles, [&](int64_t b, int64_t e) {
     A acc[kScanTile];
