@@ -159,6 +159,21 @@ def test_integer_wraparound_and_mean():
     assert tf.reduce_mean(np.array([[1, 2], [3, 5]], np.int32), axis=0).numpy().tolist() == [2, 3]
 
 
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.uint8, np.int32])
+def test_narrow_int_lengths(dtype):
+    # Every unroll/tail split of the row loops (GCC 12 -O3 once miscompiled int8 sums of 24..31).
+    rng = np.random.default_rng(3)
+    for n in range(1, 300, 1 if dtype in (np.int8, np.int16) else 7):
+        x = rng.integers(-100 if dtype != np.uint8 else 0, 100, n).astype(dtype)
+        assert tf.reduce_sum(x).numpy() == x.sum(dtype=dtype), n
+        assert tf.reduce_prod(x[:40]).numpy() == np.prod(x[:40], dtype=dtype), n
+        assert tf.reduce_max(x).numpy() == x.max() and tf.reduce_min(x).numpy() == x.min(), n
+        assert tf.argmax(x).numpy() == np.argmax(x) and tf.argmin(x).numpy() == np.argmin(x), n
+        np.testing.assert_array_equal(tf.cumsum(x).numpy(), np.cumsum(x, dtype=dtype))
+        c = np.stack([x, x[::-1]], axis=1)
+        np.testing.assert_array_equal(tf.reduce_sum(c, axis=0).numpy(), c.sum(axis=0, dtype=dtype))
+
+
 def test_float_accuracy_large():
     rng = np.random.default_rng(7)
     x = (rng.random(1_000_003) + 1000).astype(np.float32)  # naive float32 summation drifts here
