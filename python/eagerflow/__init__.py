@@ -31,6 +31,10 @@ from eagerflow.ops import math_ops as _math_ops
 dtypes.cast = _math_ops.cast  # tf.dtypes.cast / tf.dtypes.saturate_cast live in the dtypes module
 dtypes.saturate_cast = _math_ops.saturate_cast
 # --- reductions, matmul, softmax: top-level names from ops/reduction_ops.py, ops/linalg_ops.py ---
+from eagerflow.ops.reduction_ops import (argmax, argmin, cumsum, reduce_all, reduce_any, reduce_logsumexp,
+                                         reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum)
+from eagerflow.ops.linalg_ops import matmul
+from eagerflow.ops.nn_ops import clip_by_norm
 # --- array/shape/creation ops: top-level names from ops/array_ops.py ---
 from eagerflow.ops.array_ops import (boolean_mask, broadcast_to, concat, expand_dims, gather, gather_nd, identity,
                                      pad, rank, reshape, reverse, shape, size, split, squeeze, stack, tile,
