@@ -24,6 +24,11 @@ def test_add_small_numpy(benchmark, size):
     benchmark(lambda: a + b)
 
 
+def test_add_scalar_numpy_scalar(benchmark):
+    a, b = np.float32(1.5), np.float32(2.5)
+    benchmark(lambda: a + b)
+
+
 @pytest.mark.parametrize("size", list(SMALL))
 def test_add_small_tensorflow(benchmark, size, tf_or_skip):
     a = tf_or_skip.constant(SMALL[size] if size != "scalar" else 1.5)
