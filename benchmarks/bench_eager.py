@@ -60,3 +60,34 @@ def test_add_1e7_numpy(benchmark):
     b = np.ones([10_000_000], np.float32)
     benchmark.extra_info["bytes"] = 3 * 4e7
     benchmark(lambda: a + b)
+
+
+def test_matmul_1000_tensorflow(benchmark, tf_or_skip):
+    x = tf_or_skip.constant(np.random.default_rng(0).standard_normal((1000, 1000), dtype=np.float32))
+    benchmark(lambda: tf_or_skip.matmul(x, x))
+
+
+def test_add_1e7_tensorflow(benchmark, tf_or_skip):
+    a = tf_or_skip.ones([10_000_000])
+    b = tf_or_skip.ones([10_000_000])
+    benchmark(lambda: a + b)
+
+
+def test_rss_over_1e6_eager_ops(benchmark):
+    """Records RSS growth (MiB) over 1e6 small eager ops in extra_info (flat = ~0)."""
+    import os
+
+    def rss():
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2 ** 20
+
+    a, b = tf.constant([1.0, 2.0, 3.0, 4.0]), tf.constant([1.0, 1.0, 1.0, 1.0])
+
+    def run():
+        for _ in range(1_000_000):
+            a + b
+
+    before = rss()
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    benchmark.extra_info["rss_growth_mib"] = rss() - before
+    print("RSS growth over 1e6 ops: %.2f MiB" % (rss() - before))
