@@ -25,8 +25,13 @@ bool Shape::fully_defined() const {
 int64_t Shape::num_elements() const {
   if (!fully_defined()) return -1;
   int64_t n = 1;
-  for (int64_t d : *this) n *= d;
-  return n;
+  bool overflow = false;
+  for (int64_t d : *this) {
+    if (d == 0) return 0;
+    overflow |= __builtin_mul_overflow(n, d, &n);
+  }
+  // Saturate: an impossible size must fail allocation, never wrap to a small one.
+  return overflow ? INT64_MAX : n;
 }
 
 void Shape::push_back(int64_t d) { insert(static_cast<int>(n_), d); }
