@@ -5,15 +5,6 @@
 namespace ef {
 namespace {
 
-OpDef def(const char* name, std::vector<std::string> inputs, std::vector<std::string> attrs, InferFn infer) {
-  OpDef d;
-  d.name = name;
-  d.inputs = std::move(inputs);
-  d.attrs = std::move(attrs);
-  d.infer = infer;
-  return d;
-}
-
 void infer_reshape(InferContext& c) {
   c.set_output(0, c.dtypes[0], reshape_shape(c.op, c.shapes[0], c.shapes[1], input_value(c, 1)));
 }
@@ -100,22 +91,22 @@ void infer_broadcast_to(InferContext& c) {
   c.set_output(0, c.dtypes[0], broadcast_to_shape(c.op, c.shapes[0], c.shapes[1], input_value(c, 1)));
 }
 
-EF_REGISTER_OP(def("Reshape", {"tensor", "shape"}, {"T", "Tshape"}, infer_reshape));
-EF_REGISTER_OP(def("Transpose", {"x", "perm"}, {"T", "Tperm"}, infer_transpose));
-EF_REGISTER_OP(def("ExpandDims", {"input", "dim"}, {"T", "Tdim"}, infer_expand_dims));
-EF_REGISTER_OP(def("Squeeze", {"input"}, {"T", "squeeze_dims"}, infer_squeeze));
-EF_REGISTER_OP(def("ConcatV2", {"values*", "axis"}, {"N", "T", "Tidx"}, infer_concat));
-EF_REGISTER_OP(def("Pack", {"values*"}, {"N", "T", "axis"}, infer_pack));
-EF_REGISTER_OP(def("Unpack", {"value"}, {"num", "T", "axis"}, infer_unpack));
-EF_REGISTER_OP(def("Split", {"split_dim", "value"}, {"num_split", "T"}, infer_split));
-EF_REGISTER_OP(def("SplitV", {"value", "size_splits", "split_dim"}, {"num_split", "T", "Tlen"}, infer_splitv));
-EF_REGISTER_OP(def("Tile", {"input", "multiples"}, {"T", "Tmultiples"}, infer_tile));
-EF_REGISTER_OP(def("Pad", {"input", "paddings"}, {"T", "Tpaddings"}, infer_pad));
-EF_REGISTER_OP(def("PadV2", {"input", "paddings", "constant_values"}, {"T", "Tpaddings"}, infer_pad));
-EF_REGISTER_OP(def("MirrorPad", {"input", "paddings"}, {"T", "Tpaddings", "mode"}, infer_pad));
-EF_REGISTER_OP(def("ReverseV2", {"tensor", "axis"}, {"Tidx", "T"}, infer_reverse));
-EF_REGISTER_OP(def("BroadcastTo", {"input", "shape"}, {"T", "Tidx"}, infer_broadcast_to));
-EF_REGISTER_OP(def("Identity", {"input"}, {"T"}, infer_same_as_input0));
+EF_REGISTER_OP(make_op("Reshape", {"tensor", "shape"}, {"T", "Tshape"}, infer_reshape));
+EF_REGISTER_OP(make_op("Transpose", {"x", "perm"}, {"T", "Tperm"}, infer_transpose));
+EF_REGISTER_OP(make_op("ExpandDims", {"input", "dim"}, {"T", "Tdim"}, infer_expand_dims));
+EF_REGISTER_OP(make_op("Squeeze", {"input"}, {"T", "squeeze_dims"}, infer_squeeze));
+EF_REGISTER_OP(make_op("ConcatV2", {"values*", "axis"}, {"N", "T", "Tidx"}, infer_concat));
+EF_REGISTER_OP(make_op("Pack", {"values*"}, {"N", "T", "axis"}, infer_pack));
+EF_REGISTER_OP(make_op("Unpack", {"value"}, {"num", "T", "axis"}, infer_unpack));
+EF_REGISTER_OP(make_op("Split", {"split_dim", "value"}, {"num_split", "T"}, infer_split));
+EF_REGISTER_OP(make_op("SplitV", {"value", "size_splits", "split_dim"}, {"num_split", "T", "Tlen"}, infer_splitv));
+EF_REGISTER_OP(make_op("Tile", {"input", "multiples"}, {"T", "Tmultiples"}, infer_tile));
+EF_REGISTER_OP(make_op("Pad", {"input", "paddings"}, {"T", "Tpaddings"}, infer_pad));
+EF_REGISTER_OP(make_op("PadV2", {"input", "paddings", "constant_values"}, {"T", "Tpaddings"}, infer_pad));
+EF_REGISTER_OP(make_op("MirrorPad", {"input", "paddings"}, {"T", "Tpaddings", "mode"}, infer_pad));
+EF_REGISTER_OP(make_op("ReverseV2", {"tensor", "axis"}, {"Tidx", "T"}, infer_reverse));
+EF_REGISTER_OP(make_op("BroadcastTo", {"input", "shape"}, {"T", "Tidx"}, infer_broadcast_to));
+EF_REGISTER_OP(make_op("Identity", {"input"}, {"T"}, infer_same_as_input0));
 
 }  // namespace
 }  // namespace ef

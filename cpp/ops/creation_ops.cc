@@ -7,15 +7,6 @@
 namespace ef {
 namespace {
 
-OpDef def(const char* name, std::vector<std::string> inputs, std::vector<std::string> attrs, InferFn infer) {
-  OpDef d;
-  d.name = name;
-  d.inputs = std::move(inputs);
-  d.attrs = std::move(attrs);
-  d.infer = infer;
-  return d;
-}
-
 DType out_type(const InferContext& c) {
   DType t = c.attrs.get<DType>("out_type", DType::kInt32);
   EF_INVALID(t == DType::kInt32 || t == DType::kInt64, "Value for attr 'out_type' of ", tf_type_string(t),
@@ -118,15 +109,15 @@ void infer_one_hot(InferContext& c) {
   c.set_output(0, c.dtypes[2], one_hot_shape(c.shapes[0], input_value(c, 1), c.attrs.get<int64_t>("axis", -1), &axis));
 }
 
-EF_REGISTER_OP(def("Shape", {"input"}, {"T", "out_type"}, infer_shape));
-EF_REGISTER_OP(def("Size", {"input"}, {"T", "out_type"}, infer_scalar_count));
-EF_REGISTER_OP(def("Rank", {"input"}, {"T"}, infer_scalar_count));
-EF_REGISTER_OP(def("Fill", {"dims", "value"}, {"T", "index_type"}, infer_fill));
-EF_REGISTER_OP(def("ZerosLike", {"x"}, {"T"}, infer_same_as_input0));
-EF_REGISTER_OP(def("OnesLike", {"x"}, {"T"}, infer_ones_like));
-EF_REGISTER_OP(def("Range", {"start", "limit", "delta"}, {"Tidx"}, infer_range));
-EF_REGISTER_OP(def("LinSpace", {"start", "stop", "num"}, {"T", "Tidx"}, infer_linspace));
-EF_REGISTER_OP(def("OneHot", {"indices", "depth", "on_value", "off_value"}, {"axis", "T", "TI"}, infer_one_hot));
+EF_REGISTER_OP(make_op("Shape", {"input"}, {"T", "out_type"}, infer_shape));
+EF_REGISTER_OP(make_op("Size", {"input"}, {"T", "out_type"}, infer_scalar_count));
+EF_REGISTER_OP(make_op("Rank", {"input"}, {"T"}, infer_scalar_count));
+EF_REGISTER_OP(make_op("Fill", {"dims", "value"}, {"T", "index_type"}, infer_fill));
+EF_REGISTER_OP(make_op("ZerosLike", {"x"}, {"T"}, infer_same_as_input0));
+EF_REGISTER_OP(make_op("OnesLike", {"x"}, {"T"}, infer_ones_like));
+EF_REGISTER_OP(make_op("Range", {"start", "limit", "delta"}, {"Tidx"}, infer_range));
+EF_REGISTER_OP(make_op("LinSpace", {"start", "stop", "num"}, {"T", "Tidx"}, infer_linspace));
+EF_REGISTER_OP(make_op("OneHot", {"indices", "depth", "on_value", "off_value"}, {"axis", "T", "TI"}, infer_one_hot));
 
 }  // namespace
 }  // namespace ef

@@ -56,6 +56,17 @@ struct OpDef {
   bool variadic() const { return !inputs.empty() && inputs.back().back() == '*'; }
 };
 
+// Builds a stateless OpDef (the common case); set further fields on the result as needed.
+inline OpDef make_op(const char* name, std::vector<std::string> inputs, std::vector<std::string> attrs,
+                     InferFn infer) {
+  OpDef d;
+  d.name = name;
+  d.inputs = std::move(inputs);
+  d.attrs = std::move(attrs);
+  d.infer = infer;
+  return d;
+}
+
 // Registration. Ops register from static initializers in their op-family files.
 const OpDef& register_op(OpDef def);
 const OpDef* find_op(const std::string& name);  // null when unknown

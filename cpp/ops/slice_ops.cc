@@ -5,15 +5,6 @@
 namespace ef {
 namespace {
 
-OpDef def(const char* name, std::vector<std::string> inputs, std::vector<std::string> attrs, InferFn infer) {
-  OpDef d;
-  d.name = name;
-  d.inputs = std::move(inputs);
-  d.attrs = std::move(attrs);
-  d.infer = infer;
-  return d;
-}
-
 void infer_strided_slice(InferContext& c) {
   const TensorImpl* values[3] = {input_value(c, 1), input_value(c, 2), input_value(c, 3)};
   SliceSpec spec = strided_slice_inputs(c.op, c.shapes[0], &c.dtypes[1], &c.shapes[1], values, c.attrs);
@@ -53,15 +44,15 @@ void infer_select(InferContext& c) {
   c.set_output(0, c.dtypes[1], select_shape(c.shapes[0], c.shapes[1], c.shapes[2]));
 }
 
-EF_REGISTER_OP(def("StridedSlice", {"input", "begin", "end", "strides"},
+EF_REGISTER_OP(make_op("StridedSlice", {"input", "begin", "end", "strides"},
                    {"T", "Index", "begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"},
                    infer_strided_slice));
-EF_REGISTER_OP(def("Slice", {"input", "begin", "size"}, {"T", "Index"}, infer_slice));
-EF_REGISTER_OP(def("GatherV2", {"params", "indices", "axis"}, {"batch_dims", "Tparams", "Tindices", "Taxis"},
+EF_REGISTER_OP(make_op("Slice", {"input", "begin", "size"}, {"T", "Index"}, infer_slice));
+EF_REGISTER_OP(make_op("GatherV2", {"params", "indices", "axis"}, {"batch_dims", "Tparams", "Tindices", "Taxis"},
                    infer_gather));
-EF_REGISTER_OP(def("GatherNd", {"params", "indices"}, {"Tparams", "Tindices"}, infer_gather_nd));
-EF_REGISTER_OP(def("Where", {"input"}, {"T"}, infer_where));
-EF_REGISTER_OP(def("SelectV2", {"condition", "t", "e"}, {"T"}, infer_select));
+EF_REGISTER_OP(make_op("GatherNd", {"params", "indices"}, {"Tparams", "Tindices"}, infer_gather_nd));
+EF_REGISTER_OP(make_op("Where", {"input"}, {"T"}, infer_where));
+EF_REGISTER_OP(make_op("SelectV2", {"condition", "t", "e"}, {"T"}, infer_select));
 
 }  // namespace
 }  // namespace ef
