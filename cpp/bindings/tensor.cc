@@ -9,6 +9,7 @@
 #include "bindings/convert.h"
 #include "core/errors.h"
 #include "eager/execute.h"
+#include "graph/graph.h"
 
 namespace ef {
 
@@ -137,15 +138,30 @@ void init_tensor(py::module_& m) {
 
   cls.def_property_readonly("_dtype_enum", [](const TensorImpl& t) { return static_cast<int>(t.dtype()); })
       .def_property_readonly("dtype", [](const TensorImpl& t) { return dtype_objects()[static_cast<int>(t.dtype())]; })
-      .def_property_readonly("_shape_tuple", [](const TensorImpl& t) {
+      .def_property_readonly("_shape_tuple", [](const TensorImpl& t) -> py::object {
+        if (!t.shape().rank_known()) return py::none();
         py::tuple out(t.rank());
-        for (int i = 0; i < t.rank(); ++i) out[i] = py::int_(t.shape()[i]);
-        return out;
+        for (int i = 0; i < t.rank(); ++i) {
+          int64_t d = t.shape()[i];
+          out[i] = d < 0 ? py::object(py::none()) : py::object(py::int_(d));
+        }
+        return std::move(out);
       })
       .def_property_readonly("ndim", &TensorImpl::rank)
       .def("_rank", &TensorImpl::rank)
       .def("_num_elements", &TensorImpl::num_elements)
-      .def("_numpy", [](const Tensor& t) { return to_numpy(t); })
+      .def("_numpy", [](const Tensor& t) {
+        if (t->is_symbolic()) throw py::attribute_error("'SymbolicTensor' object has no attribute 'numpy'");
+        return to_numpy(t);
+      })
+      .def_property_readonly("_is_symbolic", &TensorImpl::is_symbolic)
+      .def_property_readonly("_node_name", [](const TensorImpl& t) -> py::object {
+        return t.is_symbolic() ? py::cast(t.node()->name) : py::none();
+      })
+      .def_property_readonly("_graph", [](const TensorImpl& t) -> py::object {
+        return t.is_symbolic() ? py::cast(t.graph_ptr()) : py::none();
+      })
+      .def_property_readonly("value_index", &TensorImpl::output_index)
       .def("_data_ptr", [](const TensorImpl& t) { return reinterpret_cast<uintptr_t>(t.raw_data()); })
       .def("__hash__", [](const TensorImpl&) -> py::int_ {
         throw TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.");

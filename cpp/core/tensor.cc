@@ -36,6 +36,22 @@ Tensor TensorImpl::from_buffer(DType dtype, const Shape& shape, std::shared_ptr<
   return t;
 }
 
+Tensor TensorImpl::symbolic(std::shared_ptr<Graph> graph, Node* node, int index, DType dtype, const Shape& shape) {
+  auto t = std::make_shared<TensorImpl>(dtype, shape);
+  t->num_elements_ = shape.num_elements();
+  t->graph_ = std::move(graph);
+  t->node_ = node;
+  t->index_ = index;
+  return t;
+}
+
+Tensor TensorImpl::resource_handle(std::shared_ptr<void> state) {
+  auto t = std::make_shared<TensorImpl>(DType::kResource, Shape());
+  t->num_elements_ = 1;
+  t->resource_ = std::move(state);
+  return t;
+}
+
 Tensor TensorImpl::with_shape(const Shape& shape) const {
   if (!buffer_) {
     Tensor t = empty(dtype_, shape);

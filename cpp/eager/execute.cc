@@ -5,6 +5,7 @@
 
 #include "core/errors.h"
 #include "eager/context.h"
+#include "graph/graph.h"
 
 namespace ef {
 
@@ -18,8 +19,6 @@ SeedState& seed_state() {
   return s;
 }
 
-namespace {
-
 KernelFn select_kernel(const OpDef& op) {
   const Context& ctx = thread_context();
   KernelFn k = op.kernels[static_cast<int>(ctx.device.type)];
@@ -27,6 +26,8 @@ KernelFn select_kernel(const OpDef& op) {
   if (!k) throw_error(Code::kUnimplemented, "No kernel registered for op ", op.name, op_suffix(op));
   return k;
 }
+
+namespace {
 
 [[noreturn]] void rethrow_tagged(const OpDef& op, const OpError& e) {
   std::string msg = e.what();
@@ -36,8 +37,23 @@ KernelFn select_kernel(const OpDef& op) {
 
 }  // namespace
 
-std::vector<Tensor> execute(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs) {
-  KernelFn kernel = select_kernel(op);
+std::vector<Tensor> execute(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs,
+                            const std::string& name) {
+  Context& ctx = thread_context();
+  if (ctx.graph) return graph_execute(*ctx.graph, op, inputs, attrs, name);
+  for (const Tensor& t : inputs) {
+    if (t->is_symbolic()) {
+      throw TypeError(str_cat(
+          "An op outside of the function building code is being passed\na \"Graph\" tensor. It is possible to have "
+          "Graph tensors\nleak out of the function building context by including a\ntf.init_scope in your function "
+          "building code.\nThe graph tensor has name: ", t->node()->name, ":", t->output_index()));
+    }
+  }
+  return run_kernel(op, select_kernel(op), inputs, attrs);
+}
+
+std::vector<Tensor> run_kernel(const OpDef& op, KernelFn kernel, const std::vector<Tensor>& inputs,
+                               const Attrs& attrs) {
   KernelContext kc{op, inputs, attrs, {}};
   try {
     kernel(kc);
@@ -49,8 +65,8 @@ std::vector<Tensor> execute(const OpDef& op, const std::vector<Tensor>& inputs, 
   return std::move(kc.outputs);
 }
 
-Tensor execute1(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs) {
-  std::vector<Tensor> out = execute(op, inputs, attrs);
+Tensor execute1(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs, const std::string& name) {
+  std::vector<Tensor> out = execute(op, inputs, attrs, name);
   if (out.size() != 1) throw_error(Code::kInternal, op.name, " returned ", out.size(), " outputs, expected 1");
   return std::move(out[0]);
 }

@@ -1,0 +1,115 @@
+// Plan construction (reachability, order, slots, lifetimes) and the run loop.
+#include "graph/executor.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "core/errors.h"
+#include "eager/execute.h"
+
+namespace ef {
+
+Plan::Plan(const Graph& g, const std::vector<Node*>& feeds, const std::vector<Endpoint>& fetches,
+           const std::vector<Node*>& targets) {
+  // Reachability, backwards over data and control edges; fed placeholders stop the walk.
+  const size_t n = g.nodes().size();
+  std::vector<char> needed(n, 0), fed(n, 0);
+  for (Node* f : feeds) fed[f->id] = 1;
+  std::vector<const Node*> stack;
+  for (const Endpoint& e : fetches) stack.push_back(e.node);
+  for (Node* t : targets) stack.push_back(t);
+  while (!stack.empty()) {
+    const Node* nd = stack.back();
+    stack.pop_back();
+    if (needed[nd->id]) continue;
+    needed[nd->id] = 1;
+    if (fed[nd->id]) continue;
+    for (const Endpoint& e : nd->inputs) stack.push_back(e.node);
+    for (const Node* c : nd->control_inputs) stack.push_back(c);
+  }
+  // Slots: one per needed (node, output). Node ids are already a topological order.
+  std::unordered_map<const Node*, int> first_slot;
+  for (const auto& up : g.nodes()) {
+    const Node* nd = up.get();
+    if (!needed[nd->id]) continue;
+    first_slot[nd] = num_slots_;
+    num_slots_ += static_cast<int>(nd->out_dtypes.size());
+  }
+  auto slot_of = [&](const Endpoint& e) { return first_slot.at(e.node) + e.index; };
+  for (Node* f : feeds) {
+    feed_slots_.push_back(first_slot.at(f));
+    feed_dtypes_.push_back(f->out_dtypes[0]);
+    feed_shapes_.push_back(f->out_shapes[0]);
+    feed_names_.push_back(f->name);
+  }
+  std::vector<int> last_reader(num_slots_, -1);
+  for (const auto& up : g.nodes()) {
+    const Node* nd = up.get();
+    if (!needed[nd->id] || fed[nd->id]) continue;
+    if (nd->op->name == "Const") {
+      consts_.emplace_back(first_slot[nd], nd->attrs.get<Tensor>("value"));
+      continue;
+    }
+    if (nd->op->name == "Placeholder") {
+      throw_error(Code::kInvalidArgument, "You must feed a value for placeholder tensor '", nd->name,
+                  "' with dtype ", tf_type_string(nd->out_dtypes[0]));
+    }
+    Step s;
+    s.node = nd;
+    s.kernel = select_kernel(*nd->op);
+    for (const Endpoint& e : nd->inputs) {
+      s.in.push_back(slot_of(e));
+      last_reader[slot_of(e)] = static_cast<int>(steps_.size());
+    }
+    for (size_t i = 0; i < nd->out_dtypes.size(); ++i) s.out.push_back(first_slot[nd] + static_cast<int>(i));
+    steps_.push_back(std::move(s));
+  }
+  for (const Endpoint& e : fetches) {
+    fetch_slots_.push_back(slot_of(e));
+    last_reader[slot_of(e)] = -1;  // fetched values live to the end
+  }
+  for (auto& c : consts_) last_reader[c.first] = -1;
+  for (int slot = 0; slot < num_slots_; ++slot)
+    if (last_reader[slot] >= 0) steps_[last_reader[slot]].release.push_back(slot);
+}
+
+std::vector<Tensor> Plan::run(const std::vector<Tensor>& feeds) const {
+  if (feeds.size() != feed_slots_.size())
+    throw_error(Code::kInvalidArgument, "Expected ", feed_slots_.size(), " inputs, got ", feeds.size());
+  std::vector<Tensor> slots(num_slots_);
+  for (const auto& c : consts_) slots[c.first] = c.second;
+  for (size_t i = 0; i < feeds.size(); ++i) {
+    const Tensor& t = feeds[i];
+    if (t->dtype() != feed_dtypes_[i]) {
+      throw_error(Code::kInvalidArgument, "cannot compute ", "__inference_function as input #", i,
+                  "(zero-based) was expected to be a ", tf_type_string(feed_dtypes_[i]), " tensor but is a ",
+                  tf_type_string(t->dtype()), " tensor");
+    }
+    slots[feed_slots_[i]] = t;
+  }
+  std::vector<Tensor> inputs;
+  for (const Step& s : steps_) {
+    inputs.clear();
+    for (int i : s.in) inputs.push_back(slots[i]);
+    std::vector<Tensor> out;
+    try {
+      out = run_kernel(*s.node->op, s.kernel, inputs, s.node->attrs);
+    } catch (const OpError& e) {
+      throw OpError(e.code(), str_cat(e.what(), "\n\t [[{{node ", s.node->name, "}}]]"));
+    }
+    for (size_t i = 0; i < s.out.size() && i < out.size(); ++i) slots[s.out[i]] = std::move(out[i]);
+    for (int r : s.release) slots[r].reset();
+  }
+  std::vector<Tensor> result;
+  result.reserve(fetch_slots_.size());
+  for (int f : fetch_slots_) result.push_back(slots[f]);
+  return result;
+}
+
+std::vector<std::string> Plan::step_names() const {
+  std::vector<std::string> names;
+  for (const Step& s : steps_) names.push_back(s.node->name);
+  return names;
+}
+
+}  // namespace ef
