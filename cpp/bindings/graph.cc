@@ -130,6 +130,13 @@ void init_graph(py::module_& m) {
     ctx.graph = g.is_none() ? nullptr : g.cast<std::shared_ptr<Graph>>().get();
     return prev;
   });
+  // tf.constant inside a graph: a Const node (named `name`) in the building graph.
+  m.def("graph_constant", [](const Tensor& value, const std::string& name) {
+    Graph* g = thread_context().graph;
+    if (!g) throw ValueError("graph_constant called outside graph building");
+    if (value->is_symbolic()) return value;
+    return g->output(g->const_node(value, name.empty() ? "Const" : name), 0);
+  });
   m.def("current_graph", []() -> py::object {
     Context& ctx = thread_context();
     return ctx.graph ? py::cast(ctx.graph->shared_from_this()) : py::none();

@@ -17,9 +17,8 @@ from eagerflow import math, nn, linalg, random, strings, config
 newaxis = None
 
 
-def executing_eagerly():
-    """True outside tf.function tracing (eager execution is on by default)."""
-    return True
+from eagerflow.framework.ops import Graph, Operation, executing_eagerly, get_default_graph, init_scope
+from eagerflow.function import TensorSpec
 
 # --- elementwise: top-level names (add, multiply, cast, ...) from ops/math_ops.py ---
 # --- reductions, matmul, softmax: top-level names from ops/reduction_ops.py, ops/linalg_ops.py ---
