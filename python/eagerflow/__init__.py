@@ -21,7 +21,19 @@ from eagerflow.framework.ops import Graph, Operation, executing_eagerly, get_def
 from eagerflow.function import TensorSpec
 
 # --- elementwise: top-level names (add, multiply, cast, ...) from ops/math_ops.py ---
+from eagerflow import bitwise
+from eagerflow.ops.math_ops import (abs, add, add_n, cast, clip_by_value, cos, divide, equal, exp, floor, greater,
+                                    greater_equal, less, less_equal, logical_and, logical_not, logical_or, maximum,
+                                    minimum, multiply, negative, not_equal, pow, round, scalar_mul, sigmoid, sign,
+                                    sin, sqrt, square, subtract, tan, tanh, truediv)
+from eagerflow.ops import math_ops as _math_ops
+dtypes.cast = _math_ops.cast  # tf.dtypes.cast / tf.dtypes.saturate_cast live in the dtypes module
+dtypes.saturate_cast = _math_ops.saturate_cast
 # --- reductions, matmul, softmax: top-level names from ops/reduction_ops.py, ops/linalg_ops.py ---
+from eagerflow.ops.reduction_ops import (argmax, argmin, cumsum, reduce_all, reduce_any, reduce_logsumexp,
+                                         reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum)
+from eagerflow.ops.linalg_ops import matmul
+from eagerflow.ops.nn_ops import clip_by_norm
 # --- array/shape/creation ops: top-level names from ops/array_ops.py ---
 from eagerflow.ops.array_ops import (boolean_mask, broadcast_to, concat, expand_dims, gather, gather_nd, identity,
                                      pad, rank, reshape, reverse, shape, size, split, squeeze, stack, tile,

@@ -12,6 +12,10 @@ namespace {
 
 template <typename T>
 using Unsigned = std::make_unsigned_t<std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>>;
+// At least as wide as unsigned int: uint8/uint16 products would otherwise promote to (signed)
+// int and overflow, which is undefined.
+template <typename T>
+using WideUnsigned = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, Unsigned<T>>;
 
 // Wrapping integer arithmetic (signed overflow is undefined in C++, defined in TF).
 template <typename T>
@@ -31,7 +35,7 @@ inline T wrap_sub(T a, T b) {
 template <typename T>
 inline T wrap_mul(T a, T b) {
   if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
-    return static_cast<T>(static_cast<Unsigned<T>>(a) * static_cast<Unsigned<T>>(b));
+    return static_cast<T>(static_cast<WideUnsigned<T>>(a) * static_cast<WideUnsigned<T>>(b));
   else
     return a * b;
 }
@@ -42,6 +46,9 @@ inline bool is_nan(T v) {
   else if constexpr (std::is_same_v<T, half>) return Eigen::numext::isnan(v);
   else return false;
 }
+
+template <typename T>
+using float_of_t = std::conditional_t<std::is_same_v<T, double>, double, float>;
 
 template <typename T>
 inline T floor_div(T a, T b) {
@@ -55,7 +62,8 @@ inline T floor_div(T a, T b) {
       return a / b;
     }
   } else {
-    return static_cast<T>(std::floor(static_cast<double>(a) / static_cast<double>(b)));
+    // floor(x / y) with the quotient rounded to T first, as TF computes it (1.f // 0.1f is 10).
+    return static_cast<T>(std::floor(static_cast<float_of_t<T>>(a / b)));
   }
 }
 
@@ -81,7 +89,7 @@ inline T floor_mod(T a, T b) {
 
 template <typename T>
 inline T int_pow(T base, T exp) {
-  Unsigned<T> result = 1, b = static_cast<Unsigned<T>>(base);
+  WideUnsigned<T> result = 1, b = static_cast<WideUnsigned<T>>(static_cast<Unsigned<T>>(base));
   for (auto e = static_cast<Unsigned<T>>(exp); e; e >>= 1) {
     if (e & 1) result *= b;
     b *= b;
@@ -129,16 +137,39 @@ EF_BINARY_KERNEL(sub_kernel, kTypesNumeric, EF_DISPATCH_NUMERIC, wrap_sub(a, b))
 EF_BINARY_KERNEL(mul_kernel, kTypesNumeric, EF_DISPATCH_NUMERIC, wrap_mul(a, b))
 EF_BINARY_KERNEL(maximum_kernel, kTypesReal, EF_DISPATCH_REAL, (is_nan(a) || a > b) ? a : b)
 EF_BINARY_KERNEL(minimum_kernel, kTypesReal, EF_DISPATCH_REAL, (is_nan(a) || a < b) ? a : b)
-EF_BINARY_KERNEL(squared_difference_kernel, kTypesReal, EF_DISPATCH_REAL, wrap_mul(wrap_sub(a, b), wrap_sub(a, b)))
+// Complex: (x - y) * conj(x - y), a real value stored as complex, as TF defines it.
+template <typename T>
+inline T squared_difference(T a, T b) {
+  if constexpr (std::is_same_v<T, complex64>) {
+    const T d = a - b;
+    return d * std::conj(d);
+  } else {
+    return wrap_mul(wrap_sub(a, b), wrap_sub(a, b));
+  }
+}
 EF_BINARY_KERNEL(bitwise_and_kernel, kTypesInt, EF_DISPATCH_INT, static_cast<T>(a & b))
 EF_BINARY_KERNEL(bitwise_or_kernel, kTypesInt, EF_DISPATCH_INT, static_cast<T>(a | b))
 EF_BINARY_KERNEL(bitwise_xor_kernel, kTypesInt, EF_DISPATCH_INT, static_cast<T>(a ^ b))
-// Shifts: out-of-range shift counts give 0 (or -1 for negative right shifts), never UB.
+// Shifts: the count is clamped to [0, bits - 1] as TF does (1 << 40 is INT_MIN for int32,
+// x >> -1 is x), so no shift is undefined.
+template <typename T>
+inline int shift_count(T b) {
+  constexpr T kMax = T(sizeof(T) * 8 - 1);
+  if constexpr (std::is_signed_v<T>) {
+    if (b < 0) return 0;
+  }
+  return static_cast<int>(b > kMax ? kMax : b);
+}
 EF_BINARY_KERNEL(left_shift_kernel, kTypesInt, EF_DISPATCH_INT,
-                 (b < 0 || b >= T(sizeof(T) * 8)) ? T(0)
-                                                  : static_cast<T>(static_cast<Unsigned<T>>(a) << b))
-EF_BINARY_KERNEL(right_shift_kernel, kTypesInt, EF_DISPATCH_INT,
-                 (b < 0 || b >= T(sizeof(T) * 8)) ? T(a < 0 ? -1 : 0) : static_cast<T>(a >> b))
+                 static_cast<T>(static_cast<WideUnsigned<T>>(static_cast<Unsigned<T>>(a)) << shift_count(b)))
+EF_BINARY_KERNEL(right_shift_kernel, kTypesInt, EF_DISPATCH_INT, static_cast<T>(a >> shift_count(b)))
+
+void squared_difference_kernel(KernelContext& c) {
+  TensorImpl* out = prepare(c, kTypesNumeric);
+  EF_DISPATCH_NUMERIC(out->dtype(), EF_UNSUPPORTED(c),
+                      binary_loop<T, T, T>(*c.input(0), *c.input(1), *out,
+                                           [](T a, T b) -> T { return squared_difference(a, b); }));
+}
 
 void add_kernel(KernelContext& c) {
   TensorImpl* out = prepare(c, kTypesNumeric | kTypesString);
@@ -245,12 +276,19 @@ void greater_equal_kernel(KernelContext& c) { compare_kernel(c, kTypesReal, Real
 void equal_kernel(KernelContext& c) { compare_kernel(c, kTypesAll, Eq()); }
 void not_equal_kernel(KernelContext& c) { compare_kernel(c, kTypesAll, Ne()); }
 
+// LogicalAnd/LogicalOr take bool inputs (no "T" attr): TF reports the input that is not bool.
+TensorImpl* prepare_logical(KernelContext& c) {
+  check_same_dtype(c.op, DType::kBool, c.input(0)->dtype(), 0);
+  check_same_dtype(c.op, DType::kBool, c.input(1)->dtype(), 1);
+  return prepare(c, kTypesBool);
+}
+
 void logical_and_kernel(KernelContext& c) {
-  TensorImpl* out = prepare(c, kTypesBool);
+  TensorImpl* out = prepare_logical(c);
   binary_loop<bool, bool, bool>(*c.input(0), *c.input(1), *out, [](bool a, bool b) { return a && b; });
 }
 void logical_or_kernel(KernelContext& c) {
-  TensorImpl* out = prepare(c, kTypesBool);
+  TensorImpl* out = prepare_logical(c);
   binary_loop<bool, bool, bool>(*c.input(0), *c.input(1), *out, [](bool a, bool b) { return a || b; });
 }
 

@@ -1,5 +1,6 @@
-// CPU Cast kernel: float->int truncates toward zero (out of range or NaN gives the type's
-// minimum, as x86 TF does); ->bool is x != 0; complex->real keeps the real part.
+// CPU Cast kernel: float->int truncates toward zero (out of range or NaN gives INT32_MIN /
+// INT64_MIN, narrower types take int32's low bits, as x86 TF does); ->bool is x != 0;
+// complex->real keeps the real part.
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -19,6 +20,9 @@ inline To cast_value(From v) {
     return cast_value<float, To>(v.real());
   } else if constexpr (std::is_same_v<To, complex64>) {
     return complex64(static_cast<float>(v), 0.f);
+  } else if constexpr (std::is_integral_v<To> && !std::is_integral_v<From> && sizeof(To) < 4) {
+    // Narrow targets go through int32 and keep its low bits, as x86 TF does (300.7 -> uint8 44).
+    return static_cast<To>(cast_value<From, int32_t>(v));
   } else if constexpr (std::is_integral_v<To> && !std::is_integral_v<From>) {
     double d = static_cast<double>(v);
     if (!(d >= static_cast<double>(std::numeric_limits<To>::min()) &&
@@ -40,7 +44,7 @@ Tensor cast_tensor(const Tensor& x, DType dst) {
   Tensor out = TensorImpl::empty(dst, x->shape());
   DType src = x->dtype();
   if (src == DType::kString || dst == DType::kString) {
-    throw_error(Code::kUnimplemented, "Cast ", dtype_name(src), " to ", dtype_name(dst), " is not supported");
+    throw_error(Code::kUnimplemented, "Cast ", tf_type_string(src), " to ", tf_type_string(dst), " is not supported");
   }
   EF_DISPATCH_POD(src, (void)0, {
     using From = T;

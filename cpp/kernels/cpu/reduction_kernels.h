@@ -1,0 +1,78 @@
+// Helpers shared by the reduction, arg-reduction and scan CPU kernels.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "core/dtype.h"
+#include "core/shape.h"
+
+namespace ef {
+
+// The identity of max / min: -inf / +inf for floats, the type's extremes otherwise.
+template <typename A>
+inline A lowest_value() {
+  if constexpr (std::is_same_v<A, bool>) return false;
+  else if constexpr (std::is_same_v<A, half>) return -Eigen::NumTraits<half>::infinity();
+  else if constexpr (std::is_floating_point_v<A>) return -std::numeric_limits<A>::infinity();
+  else return std::numeric_limits<A>::lowest();
+}
+template <typename A>
+inline A highest_value() {
+  if constexpr (std::is_same_v<A, bool>) return true;
+  else if constexpr (std::is_same_v<A, half>) return Eigen::NumTraits<half>::infinity();
+  else if constexpr (std::is_floating_point_v<A>) return std::numeric_limits<A>::infinity();
+  else return std::numeric_limits<A>::max();
+}
+
+// The max (kMax) or min of p[0..n) and `init`, where NaNs never win; *saw_nan reports whether
+// p holds a NaN. Written with GCC vector extensions: GCC does not vectorize a NaN-aware
+// compare-select reduction on its own (it would need -ffast-math). T: int or float types.
+template <bool kMax, typename T>
+T extreme_value(const T* p, int64_t n, T init, bool* saw_nan) {
+  constexpr int L = 64 / sizeof(T);
+  typedef T V __attribute__((vector_size(64)));
+  V m0, m1;
+  for (int j = 0; j < L; ++j) m0[j] = m1[j] = init;
+  auto pick = [](V v, V m) { return kMax ? (v > m ? v : m) : (v < m ? v : m); };
+  auto nan = m0 != m0;  // all-false lane mask (a vector of ints)
+  int64_t i = 0;
+  for (; i + 2 * L <= n; i += 2 * L) {
+    V a, b;
+    std::memcpy(&a, p + i, sizeof(V));
+    std::memcpy(&b, p + i + L, sizeof(V));
+    m0 = pick(a, m0);
+    m1 = pick(b, m1);
+    if constexpr (std::is_floating_point_v<T>) nan |= (a != a) | (b != b);
+  }
+  m0 = pick(m1, m0);
+  T best = init;
+  bool any = false;
+  for (int j = 0; j < L; ++j) {
+    best = (kMax ? m0[j] > best : m0[j] < best) ? m0[j] : best;
+    any |= nan[j] != 0;
+  }
+  for (; i < n; ++i) {
+    best = (kMax ? p[i] > best : p[i] < best) ? p[i] : best;
+    any |= p[i] != p[i];
+  }
+  *saw_nan = any;
+  return best;
+}
+
+// Views `shape` as [K1, R, K2] around `axis` (R = the axis length).
+struct AxisSplit {
+  int64_t K1 = 1, R = 1, K2 = 1;
+};
+inline AxisSplit split_at_axis(const Shape& shape, int axis) {
+  AxisSplit s;
+  for (int d = 0; d < shape.rank(); ++d) {
+    if (d < axis) s.K1 *= shape[d];
+    else if (d == axis) s.R = shape[d];
+    else s.K2 *= shape[d];
+  }
+  return s;
+}
+
+}  // namespace ef

@@ -1,0 +1,34 @@
+"""Matrix products: tf.linalg.matmul (MatMul for matrices, BatchMatMulV2 for batches)."""
+from eagerflow.ops import _execute
+
+
+def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False, a_is_sparse=False,
+           b_is_sparse=False, output_type=None, grad_a=False, grad_b=False, name=None):
+    """a @ b over the last two dims, batch dims broadcasting; transpose/adjoint apply first."""
+    if transpose_a and adjoint_a:
+        raise ValueError(f"Only one of `transpose_a` and `adjoint_a` can be True. Received `transpose_a`="
+                         f"{transpose_a}, `adjoint_a`={adjoint_a}.")
+    if transpose_b and adjoint_b:
+        raise ValueError(f"Only one of `transpose_b` and `adjoint_b` can be True. Received `transpose_b`="
+                         f"{transpose_b}, `adjoint_b`={adjoint_b}.")
+    a, b = _execute.binary_inputs(a, b)
+    if output_type is not None:
+        # TF multiplies narrow ints into a wider output type; the same values come from
+        # casting first.
+        out = _execute.attr_dtype(output_type)
+        if a.dtype != out:
+            a = _execute.execute1("Cast", [a], {"DstT": out})
+        if b.dtype != out:
+            b = _execute.execute1("Cast", [b], {"DstT": out})
+    complex_ = a.dtype.is_complex
+    if a.ndim <= 2 and b.ndim <= 2 and not (complex_ and (adjoint_a or adjoint_b)):
+        return _execute.execute1("MatMul", [a, b], {"transpose_a": bool(transpose_a or adjoint_a),
+                                                   "transpose_b": bool(transpose_b or adjoint_b)})
+    if complex_ and (transpose_a or transpose_b):
+        # adj(conj(x)) is the plain transpose of x.
+        if transpose_a:
+            a = _execute.execute1("Conj", [a])
+        if transpose_b:
+            b = _execute.execute1("Conj", [b])
+    return _execute.execute1("BatchMatMulV2", [a, b], {"adj_x": bool(transpose_a or adjoint_a),
+                                                      "adj_y": bool(transpose_b or adjoint_b)})

@@ -1,0 +1,155 @@
+"""Reductions (tf.reduce_*), arg-reductions and cumulative sums/products over C++ ops."""
+import numbers
+
+import numpy as np
+
+from eagerflow import _core
+from eagerflow.framework import convert, dtypes, errors
+from eagerflow.ops import _execute
+
+_INT32 = dtypes.int32.as_datatype_enum
+_ALL_AXES = {}  # rank -> int32 tensor [0, ..., rank-1] (tensors are immutable, so shared)
+
+
+def _all_axes(rank):
+    t = _ALL_AXES.get(rank)
+    if t is None:
+        t = _ALL_AXES[rank] = _execute.convert_to_tensor(np.arange(rank, dtype=np.int32))
+    return t
+
+
+def _axes(x, axis):
+    """The reduction_indices tensor: every dim for axis=None, else axis as int32 (or its own int dtype)."""
+    if axis is None:
+        return _all_axes(x.ndim)
+    if isinstance(axis, (int, _core.Tensor)):
+        return _execute.convert_to_tensor(axis, _INT32)
+    # Lists, tuples, NumPy values: exactly, so a float axis is a TypeError as in TF.
+    return convert.convert_to_tensor(axis, dtype=dtypes.int32)
+
+
+def _reduce(op, input_tensor, axis, keepdims, dtype=None):
+    if dtype is not None and not isinstance(input_tensor, _core.Tensor):
+        x = convert.convert_to_tensor(input_tensor, dtype=dtype)  # the op takes only `dtype`
+    else:
+        x = _execute.convert_to_tensor(input_tensor)
+    return _execute.execute1(op, [x, _axes(x, axis)], {"keep_dims": bool(keepdims)})
+
+
+def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
+    """Sum of elements across dimensions (all of them when axis is None)."""
+    return _reduce("Sum", input_tensor, axis, keepdims)
+
+
+def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
+    """Mean across dimensions; integer means truncate like TF's."""
+    return _reduce("Mean", input_tensor, axis, keepdims)
+
+
+def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
+    """Product of elements across dimensions."""
+    return _reduce("Prod", input_tensor, axis, keepdims)
+
+
+def reduce_max(input_tensor, axis=None, keepdims=False, name=None):
+    """Maximum across dimensions (NaN propagates; empty gives the dtype's lowest value / -inf)."""
+    return _reduce("Max", input_tensor, axis, keepdims)
+
+
+def reduce_min(input_tensor, axis=None, keepdims=False, name=None):
+    """Minimum across dimensions (NaN propagates; empty gives the dtype's highest value / inf)."""
+    return _reduce("Min", input_tensor, axis, keepdims)
+
+
+def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
+    """Logical or across dimensions of a bool tensor."""
+    return _reduce("Any", input_tensor, axis, keepdims, dtypes.bool)
+
+
+def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
+    """Logical and across dimensions of a bool tensor."""
+    return _reduce("All", input_tensor, axis, keepdims, dtypes.bool)
+
+
+def _require_floating(x, op_name):
+    if not x.dtype.is_floating:
+        type_name = {"float32": "float", "float64": "double", "float16": "half"}.get(x.dtype.name, x.dtype.name)
+        raise errors.InvalidArgumentError(
+            None, None, f"Value for attr 'T' of {type_name} is not in the list of allowed values: half, float, "
+            f"double\n\t; NodeDef: {{{{node {op_name}}}}} [Op:{op_name}]")
+
+
+def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
+    """log(sum(exp(x))) across dimensions, computed stably by shifting with the max."""
+    x = _execute.convert_to_tensor(input_tensor)
+    _require_floating(x, "IsFinite")
+    ex = _execute.execute1
+    ax = _axes(x, axis)
+    m = ex("Max", [x, ax], {"keep_dims": True})
+    # TF shifts by the max but uses 0 where the max is +-inf. Clamping the max into the finite
+    # range gives the same results with existing ops: finite maxima are unchanged, an
+    # infinite max still yields +-inf below, and NaN propagates through Minimum/Maximum.
+    lo = _execute.convert_to_tensor(x.dtype.min, x._dtype_enum)
+    hi = _execute.convert_to_tensor(x.dtype.max, x._dtype_enum)
+    m = ex("Minimum", [ex("Maximum", [m, lo]), hi])
+    s = ex("Sum", [ex("Exp", [ex("Sub", [x, m])]), ax], {"keep_dims": bool(keepdims)})
+    if not keepdims:
+        m = ex("Max", [m, ax], {"keep_dims": False})  # drops the size-1 reduced dims
+    return ex("AddV2", [ex("Log", [s]), m])
+
+
+def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
+    """Population variance across dimensions (real floating tensors)."""
+    x = _execute.convert_to_tensor(input_tensor)
+    if x.dtype.is_integer or x.dtype.is_bool:
+        raise TypeError(f"Input must be either real or complex. Received integer type {x.dtype!r}.")
+    if x.dtype.is_complex:
+        raise NotImplementedError("reduce_variance of complex tensors is not supported yet")
+    ax = _axes(x, axis)
+    mean = _execute.execute1("Mean", [x, ax], {"keep_dims": True})
+    sq = _execute.execute1("SquaredDifference", [x, mean])
+    return _execute.execute1("Mean", [sq, ax], {"keep_dims": bool(keepdims)})
+
+
+def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
+    """Population standard deviation across dimensions (real floating tensors)."""
+    return _execute.execute1("Sqrt", [reduce_variance(input_tensor, axis, keepdims)])
+
+
+def _arg(op, input, axis, output_type):
+    if axis is None:
+        axis = 0
+    if isinstance(axis, _core.Tensor):
+        if not axis.dtype.is_integer:
+            raise TypeError("axis must be int or Tensor with integer datatype")
+    elif not isinstance(axis, (numbers.Integral, np.integer)) or isinstance(axis, bool):
+        raise TypeError("axis must be int or Tensor with integer datatype")
+    x = _execute.convert_to_tensor(input)
+    return _execute.execute1(op, [x, _execute.convert_to_tensor(axis, _INT32)],
+                             {"output_type": _execute.attr_dtype(output_type)})
+
+
+def argmax(input, axis=None, output_type=dtypes.int64, name=None):
+    """Index of the largest value along `axis` (0 when None); ties give the first index."""
+    return _arg("ArgMax", input, axis, output_type)
+
+
+def argmin(input, axis=None, output_type=dtypes.int64, name=None):
+    """Index of the smallest value along `axis` (0 when None); ties give the first index."""
+    return _arg("ArgMin", input, axis, output_type)
+
+
+def _scan(op, x, axis, exclusive, reverse):
+    x = _execute.convert_to_tensor(x)
+    return _execute.execute1(op, [x, _execute.convert_to_tensor(axis, _INT32)],
+                             {"exclusive": bool(exclusive), "reverse": bool(reverse)})
+
+
+def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
+    """Cumulative sum along `axis` (exclusive: shifted by one; reverse: from the end)."""
+    return _scan("Cumsum", x, axis, exclusive, reverse)
+
+
+def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
+    """Cumulative product along `axis`."""
+    return _scan("Cumprod", x, axis, exclusive, reverse)
