@@ -1,6 +1,8 @@
 // Graph construction: unique names, inference, Const dedup, automatic control dependencies.
 #include "graph/graph.h"
 
+#include <cctype>
+
 #include "core/errors.h"
 
 namespace ef {
@@ -11,18 +13,26 @@ std::string Graph::scoped(const std::string& name) const {
   return out + name;
 }
 
+// Names are unique ignoring case, as in TF ("add" then tf.add's "Add" becomes "Add_1").
 std::string Graph::unique_name(const std::string& base) {
   std::string name = base.empty() ? "node" : base;
-  auto it = name_counts_.find(name);
-  if (it == name_counts_.end() && !by_name_.count(name)) {
-    name_counts_[name] = 0;
+  auto lower = [](std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  std::string key = lower(name);
+  auto it = name_counts_.find(key);
+  if (it == name_counts_.end() && !used_.count(key)) {
+    name_counts_[key] = 0;
+    used_.insert(key);
     return name;
   }
-  int& n = name_counts_[name];
+  int& n = name_counts_[key];
   std::string candidate;
   do {
     candidate = str_cat(name, "_", ++n);
-  } while (by_name_.count(candidate));
+  } while (used_.count(lower(candidate)));
+  used_.insert(lower(candidate));
   return candidate;
 }
 

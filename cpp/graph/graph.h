@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "core/tensor.h"
@@ -72,7 +73,8 @@ class Graph : public std::enable_shared_from_this<Graph> {
   Graph() = default;
   std::vector<std::unique_ptr<Node>> nodes_;
   std::unordered_map<std::string, Node*> by_name_;
-  std::unordered_map<std::string, int> name_counts_;
+  std::unordered_map<std::string, int> name_counts_;  // keyed by lower-case name
+  std::unordered_set<std::string> used_;              // lower-case names taken
   std::unordered_map<const TensorImpl*, Node*> const_cache_;
   std::vector<Tensor> const_keep_;  // keeps cached const tensors alive (pointer keys stay valid)
   std::vector<std::string> scopes_;
