@@ -6,11 +6,18 @@
 
 #include "core/errors.h"
 #include "eager/execute.h"
+#include "graph/passes/optimize.h"
 
 namespace ef {
 
-Plan::Plan(const Graph& g, const std::vector<Node*>& feeds, const std::vector<Endpoint>& fetches,
-           const std::vector<Node*>& targets) {
+Plan::Plan(const Graph& original, const std::vector<Node*>& orig_feeds, const std::vector<Endpoint>& orig_fetches,
+           const std::vector<Node*>& orig_targets) {
+  OptimizedGraph opt = optimize(original, orig_feeds, orig_fetches, orig_targets, optimizer_options());
+  optimized_ = opt.graph;
+  const Graph& g = *optimized_;
+  const std::vector<Node*>& feeds = opt.feeds;
+  const std::vector<Endpoint>& fetches = opt.fetches;
+  const std::vector<Node*>& targets = opt.targets;
   // Reachability, backwards over data and control edges; fed placeholders stop the walk.
   const size_t n = g.nodes().size();
   std::vector<char> needed(n, 0), fed(n, 0);

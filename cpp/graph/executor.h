@@ -11,7 +11,7 @@ namespace ef {
 class Plan {
  public:
   // Runs every node the fetches and `targets` depend on (targets: stateful nodes, fetched ops).
-  // The graph must outlive the plan (callers keep a shared_ptr to it).
+  // The plan runs an optimized copy of `g` (see graph/passes/optimize.h).
   Plan(const Graph& g, const std::vector<Node*>& feeds, const std::vector<Endpoint>& fetches,
        const std::vector<Node*>& targets);
   std::vector<Tensor> run(const std::vector<Tensor>& feeds) const;
@@ -35,6 +35,7 @@ class Plan {
   std::vector<int> fetch_slots_;
   std::vector<std::pair<int, Tensor>> consts_;
   int num_slots_ = 0;
+  std::shared_ptr<Graph> optimized_;  // the optimized copy the steps point into
 };
 
 }  // namespace ef

@@ -98,6 +98,28 @@ Node* Graph::const_node(const Tensor& value, const std::string& name) {
   return n;
 }
 
+std::shared_ptr<Graph> Graph::clone(std::unordered_map<const Node*, Node*>* map) const {
+  std::shared_ptr<Graph> c = Graph::create();
+  c->name = name;
+  c->auto_control_deps = auto_control_deps;
+  std::unordered_map<const Node*, Node*> local;
+  auto& m = map ? *map : local;
+  for (const auto& up : nodes_) {
+    auto n = std::make_unique<Node>(*up);
+    n->graph = c.get();
+    for (Endpoint& e : n->inputs) e.node = m.at(e.node);
+    for (Node*& ctl : n->control_inputs) ctl = m.at(ctl);
+    m[up.get()] = n.get();
+    c->by_name_[n->name] = n.get();
+    c->nodes_.push_back(std::move(n));
+  }
+  c->name_counts_ = name_counts_;
+  c->used_ = used_;
+  for (Node* s : stateful_) c->stateful_.push_back(m.at(s));
+  c->last_stateful_ = last_stateful_ ? m.at(last_stateful_) : nullptr;
+  return c;
+}
+
 std::string symbolic_repr(const TensorImpl& t) {
   return str_cat("<tf.Tensor '", t.node()->name, ":", t.output_index(), "' shape=", t.shape().to_string(),
                  " dtype=", dtype_name(t.dtype()), ">");

@@ -59,6 +59,9 @@ class Graph : public std::enable_shared_from_this<Graph> {
   }
   std::string scoped(const std::string& name) const;
 
+  // A deep copy (nodes, attrs, edges); `map` (optional) receives old node -> new node.
+  std::shared_ptr<Graph> clone(std::unordered_map<const Node*, Node*>* map = nullptr) const;
+
   std::string name;  // FuncGraph name (the traced Python function), for messages
 
   // Automatic control dependencies: stateful ops run in program order and always run.
