@@ -105,6 +105,7 @@ class Function:
             # Eager mode on request; inside another trace the body joins the outer graph.
             return self._python_function(*args, **kwargs)
         args, kwargs = self._canonical(args, kwargs)
+        args, kwargs = _numpy_to_tensors(args, kwargs)
         cf = self._concrete_for(args, kwargs)
         return cf._call_flat(_tensor_leaves(args, kwargs))
 
@@ -129,6 +130,21 @@ class Function:
 
     def __repr__(self):
         return "<eagerflow.Function %s at 0x%X>" % (self._name, id(self))
+
+
+def _numpy_to_tensors(args, kwargs):
+    """NumPy arrays are tensor arguments (traced by dtype and shape), as in TF."""
+    from eagerflow.util import nest
+
+    def conv(v):
+        if isinstance(v, np.ndarray):
+            return _core.convert_to_tensor(v)
+        if nest.is_nested(v) and any(isinstance(x, np.ndarray) for x in nest.flatten(v)):
+            return nest.map_structure(lambda x: _core.convert_to_tensor(x) if isinstance(x, np.ndarray) else x, v)
+        return v
+    if not any(isinstance(a, (np.ndarray, list, tuple, dict)) for a in args) and not kwargs:
+        return args, kwargs
+    return tuple(conv(a) for a in args), {k: conv(v) for k, v in kwargs.items()}
 
 
 def _tensor_leaves(args, kwargs):
