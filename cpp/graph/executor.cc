@@ -21,7 +21,7 @@ Plan::Plan(const Graph& original, const std::vector<Node*>& orig_feeds, const st
   // Reachability, backwards over data and control edges; fed placeholders stop the walk.
   const size_t n = g.nodes().size();
   std::vector<char> needed(n, 0), fed(n, 0);
-  for (Node* f : feeds) fed[f->id] = 1;
+  for (Node* f : feeds) fed[f->id] = needed[f->id] = 1;  // fed even when nothing reads them
   std::vector<const Node*> stack;
   for (const Endpoint& e : fetches) stack.push_back(e.node);
   for (Node* t : targets) stack.push_back(t);
@@ -30,7 +30,6 @@ Plan::Plan(const Graph& original, const std::vector<Node*>& orig_feeds, const st
     stack.pop_back();
     if (needed[nd->id]) continue;
     needed[nd->id] = 1;
-    if (fed[nd->id]) continue;
     for (const Endpoint& e : nd->inputs) stack.push_back(e.node);
     for (const Node* c : nd->control_inputs) stack.push_back(c);
   }
