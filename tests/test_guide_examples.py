@@ -36,9 +36,11 @@ def norm(lines):
 def test_guide_example(name):
     path = os.path.join(HERE, name)
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    p = subprocess.run([sys.executable, name], cwd=HERE, capture_output=True, text=True, timeout=120, env=env)
-    assert p.returncode == 0, p.stderr
-    got, want = norm((p.stdout + p.stderr).splitlines()), norm(expected_of(path))
+    # One pipe for both streams, so stdout and stderr lines (tf.print) interleave as a notebook shows them.
+    p = subprocess.run([sys.executable, name], cwd=HERE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       timeout=120, env=env)
+    assert p.returncode == 0, p.stdout
+    got, want = norm(p.stdout.splitlines()), norm(expected_of(path))
     if name in SPECIAL:
         assert SPECIAL[name](got, want), got
     else:

@@ -44,3 +44,5 @@ from eagerflow.ops.creation_ops import eye, fill, linspace, one_hot, ones, ones_
 from eagerflow.function import function
 from eagerflow.ops.variables import Variable, VariableAggregation, VariableSynchronization
 from eagerflow.framework.device import device
+# --- tf.print (ops/logging_ops.py) ---
+from eagerflow.ops.logging_ops import print_v2 as print
