@@ -153,10 +153,6 @@ std::string format_tensor_for_print(const TensorImpl& t, int64_t summarize) {
   return Printer(t, summarize).run();
 }
 
-}  // namespace ef
-
-namespace ef {
-
 std::vector<std::string> split_format_template(const std::string& tmpl, const std::string& placeholder) {
   std::vector<std::string> pieces;
   if (placeholder.empty()) {
