@@ -8,4 +8,5 @@ PYBIND11_MODULE(_core, m) {
   ef::init_ops(m);
   ef::init_context(m);
   ef::init_graph(m);
+  ef::init_function(m);
 }
