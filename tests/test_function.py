@@ -426,3 +426,31 @@ def test_fast_path_key_distinguishes_argument_kinds():
     assert k((1,)) != k((True,)) != k((1.0,))
     assert k((1,)) == k((1,)) and k(("a",)) != k(("b",))
     assert k(([t1],)) is None and k((np.ones(2),)) is None  # structures take the Python path
+
+
+def test_concurrent_calls_from_threads():
+    import threading
+
+    @tf.function
+    def f(x):
+        return tf.nn.relu(x * 2.0 - 1.0)
+
+    results, errors = {}, []
+
+    def work(k):
+        try:
+            x = tf.constant(np.full(3000, float(k), np.float32))  # large enough to release the GIL
+            for _ in range(50):
+                r = f(x)
+            results[k] = r.numpy()
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    for k in range(4):
+        np.testing.assert_array_equal(results[k], np.full(3000, max(2.0 * k - 1.0, 0.0), np.float32))
