@@ -10,4 +10,5 @@ void init_ops(py::module_& m);
 void init_context(py::module_& m);
 void init_graph(py::module_& m);
 void init_logging(py::module_& m);
+void init_function(py::module_& m);  // tf.function's C++ call path
 }  // namespace ef

@@ -3,6 +3,7 @@
 
 #include "bindings/bindings.h"
 #include "bindings/convert.h"
+#include "bindings/plan_ref.h"
 #include "core/errors.h"
 #include "eager/context.h"
 #include "eager/execute.h"
@@ -18,11 +19,6 @@ namespace {
 struct NodeRef {
   std::shared_ptr<Graph> graph;
   Node* node;
-};
-
-struct PlanRef {
-  std::shared_ptr<Graph> graph;  // the plan points into the graph
-  std::shared_ptr<Plan> plan;
 };
 
 NodeRef ref_of(Graph& g, Node* n) { return NodeRef{g.shared_from_this(), n}; }

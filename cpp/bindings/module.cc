@@ -9,4 +9,5 @@ PYBIND11_MODULE(_core, m) {
   ef::init_context(m);
   ef::init_graph(m);
   ef::init_logging(m);
+  ef::init_function(m);
 }

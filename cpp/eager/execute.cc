@@ -54,7 +54,17 @@ std::vector<Tensor> execute(const OpDef& op, const std::vector<Tensor>& inputs, 
 
 std::vector<Tensor> run_kernel(const OpDef& op, KernelFn kernel, const std::vector<Tensor>& inputs,
                                const Attrs& attrs) {
-  KernelContext kc{op, inputs, attrs, {}};
+  std::vector<Tensor> outputs;
+  run_kernel_into(op, kernel, inputs, attrs, outputs);
+  return outputs;
+}
+
+void run_kernel_into(const OpDef& op, KernelFn kernel, const std::vector<Tensor>& inputs, const Attrs& attrs,
+                     std::vector<Tensor>& outputs) {
+  outputs.clear();
+  // The kernel fills `outputs` in place: a caller that reuses the vector keeps its capacity, so
+  // the executor's steps allocate no vectors.
+  KernelContext kc{op, inputs, attrs, std::move(outputs)};
   try {
     kernel(kc);
   } catch (const OpError& e) {
@@ -62,7 +72,7 @@ std::vector<Tensor> run_kernel(const OpDef& op, KernelFn kernel, const std::vect
   } catch (const std::bad_alloc&) {
     throw_error(Code::kResourceExhausted, "OOM when running ", op.name, op_suffix(op));
   }
-  return std::move(kc.outputs);
+  outputs = std::move(kc.outputs);
 }
 
 Tensor execute1(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs, const std::string& name) {

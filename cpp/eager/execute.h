@@ -20,6 +20,9 @@ Tensor execute1(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs&
 // Runs the op's kernel now (eager mode, and the graph executor's per-node call).
 std::vector<Tensor> run_kernel(const OpDef& op, KernelFn kernel, const std::vector<Tensor>& inputs,
                                const Attrs& attrs);
+// Same, writing into `outputs` (cleared first; its capacity is reused across calls).
+void run_kernel_into(const OpDef& op, KernelFn kernel, const std::vector<Tensor>& inputs, const Attrs& attrs,
+                     std::vector<Tensor>& outputs);
 // The kernel for `op` on the context's device (CPU as the soft-placement fallback).
 KernelFn select_kernel(const OpDef& op);
 

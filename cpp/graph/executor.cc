@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "core/buffer_pool.h"
 #include "core/errors.h"
 #include "eager/execute.h"
 #include "graph/passes/optimize.h"
@@ -77,6 +78,54 @@ Plan::Plan(const Graph& original, const std::vector<Node*>& orig_feeds, const st
   for (auto& c : consts_) last_reader[c.first] = -1;
   for (int slot = 0; slot < num_slots_; ++slot)
     if (last_reader[slot] >= 0) steps_[last_reader[slot]].release.push_back(slot);
+  finish_steps();
+}
+
+void Plan::finish_steps() {
+  for (Step& s : steps_) {
+    s.consume.assign(s.in.size(), 0);
+    std::vector<int> keep;
+    for (int r : s.release) {
+      int uses = 0, at = -1;
+      for (size_t k = 0; k < s.in.size(); ++k)
+        if (s.in[k] == r) ++uses, at = static_cast<int>(k);
+      if (uses == 1) {
+        s.consume[at] = 1;  // moved into the kernel's inputs; dropped (recycled) after the kernel
+      } else {
+        keep.push_back(r);
+      }
+    }
+    s.release = std::move(keep);
+    max_inputs_ = std::max(max_inputs_, s.in.size());
+    max_outputs_ = std::max(max_outputs_, s.out.size());
+  }
+  constexpr size_t kLightSteps = 32;
+  constexpr int64_t kLightElements = 16384;
+  light_ = steps_.size() <= kLightSteps;
+  for (const Step& s : steps_) {
+    const OpDef& op = *s.node->op;
+    if (!(op.elementwise || op.name == "Identity") || op.stateful) light_ = false;
+    for (const Shape& sh : s.node->out_shapes) {
+      const int64_t n = sh.num_elements();  // -1 when not fully known
+      if (n < 0 || n > kLightElements) light_ = false;
+    }
+  }
+}
+
+// A kernel that returns a lent input as its output (a no-op cast) gets the owning pointer.
+void Plan::own_passed_through_inputs(const Step& s, const std::vector<Tensor>& slots, std::vector<Tensor>& out) {
+  for (Tensor& o : out) {
+    if (!o || o.use_count() != 0) continue;
+    bool found = false;
+    for (int slot : s.in) {
+      if (slots[slot].get() == o.get()) {
+        o = slots[slot];
+        found = true;
+        break;
+      }
+    }
+    if (!found) throw_error(Code::kInternal, "kernel ", s.node->op->name, " kept a borrowed input");
+  }
 }
 
 std::vector<Tensor> Plan::run(const std::vector<Tensor>& feeds) const {
@@ -87,24 +136,49 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& feeds) const {
   for (size_t i = 0; i < feeds.size(); ++i) {
     const Tensor& t = feeds[i];
     if (t->dtype() != feed_dtypes_[i]) {
-      throw_error(Code::kInvalidArgument, "cannot compute ", "__inference_function as input #", i,
-                  "(zero-based) was expected to be a ", tf_type_string(feed_dtypes_[i]), " tensor but is a ",
-                  tf_type_string(t->dtype()), " tensor");
+      const std::string fn = "__inference_" + (optimized_->name.empty() ? std::string("function") : optimized_->name);
+      throw_error(Code::kInvalidArgument, "cannot compute ", fn, " as input #", i, "(zero-based) was expected to be a ",
+                  tf_type_string(feed_dtypes_[i]), " tensor but is a ", tf_type_string(t->dtype()),
+                  " tensor [Op:", fn, "]");
     }
     slots[feed_slots_[i]] = t;
   }
-  std::vector<Tensor> inputs;
+  // Buffers whose last reader has run go to the pool; later outputs of the same size take them.
+  BufferPool pool;
+  BufferPoolScope pool_scope(&pool);
+  std::vector<Tensor> inputs, out;
+  inputs.reserve(max_inputs_);
+  out.reserve(max_outputs_);
   for (const Step& s : steps_) {
-    inputs.clear();
-    for (int i : s.in) inputs.push_back(slots[i]);
-    std::vector<Tensor> out;
+    const size_t nin = s.in.size();
+    // Elementwise kernels only read their inputs during the call, so inputs that stay in their
+    // slots are lent as non-owning pointers: no reference-count traffic per step.
+    const bool lend = s.node->op->elementwise;
+    for (size_t k = 0; k < nin; ++k) {
+      Tensor& slot = slots[s.in[k]];
+      if (s.consume[k]) {
+        inputs.push_back(std::move(slot));
+      } else if (lend) {
+        inputs.emplace_back(Tensor(), slot.get());
+      } else {
+        inputs.push_back(slot);
+      }
+    }
     try {
-      out = run_kernel(*s.node->op, s.kernel, inputs, s.node->attrs);
+      run_kernel_into(*s.node->op, s.kernel, inputs, s.node->attrs, out);
     } catch (const OpError& e) {
       throw OpError(e.code(), str_cat(e.what(), "\n\t [[{{node ", s.node->name, "}}]]"));
     }
-    for (size_t i = 0; i < s.out.size() && i < out.size(); ++i) slots[s.out[i]] = std::move(out[i]);
-    for (int r : s.release) slots[r].reset();
+    if (lend) own_passed_through_inputs(s, slots, out);
+    const size_t nout = std::min(s.out.size(), out.size());
+    for (size_t i = 0; i < nout; ++i) slots[s.out[i]] = std::move(out[i]);
+    for (size_t k = 0; k < nin; ++k)
+      if (s.consume[k]) pool.recycle(inputs[k]);
+    inputs.clear();
+    for (int r : s.release) {
+      pool.recycle(slots[r]);
+      slots[r].reset();
+    }
   }
   std::vector<Tensor> result;
   result.reserve(fetch_slots_.size());

@@ -58,6 +58,15 @@ class ConcreteFunction:
         flat = self._plan.run(list(tensors) + self._capture_values)
         return self._pack(flat)
 
+    def _fast_call_spec(self):
+        """(plan, captures, output mode, packer) for Function's C++ call cache: mode 0 returns None,
+        1 the single output tensor, 2 packer(list of outputs)."""
+        if self._out_template is None:
+            return self._plan, self._capture_values, 0, None
+        if isinstance(self._out_template, Tensor) and self._out_index == [0]:
+            return self._plan, self._capture_values, 1, None
+        return self._plan, self._capture_values, 2, self._pack
+
     def _pack(self, flat):
         if self._out_template is None:
             return None

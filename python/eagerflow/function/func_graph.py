@@ -1,10 +1,16 @@
 """FuncGraph and tracing: runs a Python function on placeholders inside a graph."""
 import inspect
 
+import numpy as np
+
 from eagerflow import _core
+from eagerflow.framework.convert import convert_to_tensor
 from eagerflow.framework.ops import Graph
 from eagerflow.framework.tensor import Tensor
 from eagerflow.util import nest
+
+# Non-tensor leaves of a function's result that become constant tensors (None stays None).
+_PYTHON_VALUES = (bool, int, float, complex, str, bytes, np.ndarray, np.generic)
 
 
 class FuncGraph(Graph):
@@ -93,6 +99,8 @@ def trace(python_function, name, args, kwargs, spec_for=None):
         flat = nest.flatten(result)
         outputs, packed = [], []
         for x in flat:
+            if isinstance(x, _PYTHON_VALUES):  # TF returns Python numbers and strings as tensors
+                x = convert_to_tensor(x)
             if isinstance(x, Tensor) or hasattr(x, "_as_tensor"):
                 t = x._as_tensor() if hasattr(x, "_as_tensor") else x
                 if not t._is_symbolic:

@@ -12,16 +12,16 @@ from eagerflow.function.concrete_function import ConcreteFunction
 from eagerflow.function.func_graph import trace
 from eagerflow.function.tensor_spec import TensorSpec
 
-_RUN_EAGERLY = [False]
 
 
 def run_functions_eagerly(run_eagerly):
     """tf.config.run_functions_eagerly: when True, Functions run their Python code eagerly."""
-    _RUN_EAGERLY[0] = bool(run_eagerly)
+    _core.set_run_functions_eagerly(bool(run_eagerly))  # the flag lives in C++ (the fast call path reads it)
 
 
 def functions_run_eagerly():
-    return _RUN_EAGERLY[0]
+    """tf.config.functions_run_eagerly: the flag run_functions_eagerly sets."""
+    return _core.functions_run_eagerly()
 
 
 def _key_of(value):
@@ -64,6 +64,10 @@ class Function:
         self._simple = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
                            for p in self._signature.parameters.values())
         self._cache = {}
+        # C++ cache for calls with positional tensor / Python scalar arguments: key, plan and run in
+        # one call (see cpp/bindings/function.cc); other calls take the Python path below.
+        self._fast = _core.FunctionCache()
+        self._fast_call = self._fast.call
         self._lock = threading.RLock()
         self._tracing_count = 0
         functools.update_wrapper(self, python_function)
@@ -101,12 +105,22 @@ class Function:
         return cf
 
     def __call__(self, *args, **kwargs):
-        if _RUN_EAGERLY[0] or _core.current_graph() is not None:
+        if not kwargs:
+            result = self._fast_call(args)
+            if result is not NotImplemented:
+                return result
+        return self._call(args, kwargs)
+
+    def _call(self, args, kwargs):
+        if _core.functions_run_eagerly() or _core.current_graph() is not None:
             # Eager mode on request; inside another trace the body joins the outer graph.
             return self._python_function(*args, **kwargs)
+        given = args
         args, kwargs = self._canonical(args, kwargs)
         args, kwargs = _numpy_to_tensors(args, kwargs)
         cf = self._concrete_for(args, kwargs)
+        if not kwargs and args is given:  # the same positional arguments key the C++ cache
+            self._fast.add(args, *cf._fast_call_spec())
         return cf._call_flat(_tensor_leaves(args, kwargs))
 
     def get_concrete_function(self, *args, **kwargs):
