@@ -3,3 +3,5 @@
 from eagerflow.framework.config import (LogicalDevice, PhysicalDevice, get_visible_devices, list_logical_devices,
                                         list_physical_devices, set_visible_devices)
 from eagerflow.config import experimental, threading
+# --- (config/optimizer.py: graph optimizer options) ---
+from eagerflow.config import optimizer
