@@ -361,6 +361,28 @@ TEST(Fusion, RandomChainsMatchUnfused) {
   EXPECT_GE(fused_trials, 20);
 }
 
+TEST(Fusion, LargeTensorsRunInParallelBlocks) {
+  // Threads split the eager kernels at other points than the fused blocks, which may move a few
+  // elements between Eigen's vector and scalar paths: equal within float rounding.
+  auto g = Graph::create();
+  const int64_t n = 300001;
+  Node* x = g->add_placeholder(DType::kFloat32, Shape{n}, "x");
+  Endpoint v{x, 0};
+  for (int i = 0; i < 8; ++i) {
+    v = op(*g, "Tanh", {op(*g, "Mul", {v, cst(*g, TensorImpl::scalar<float>(1.5f))})});
+    v = op(*g, "AddV2", {v, {x, 0}});
+  }
+  Tensor in = TensorImpl::empty(DType::kFloat32, Shape{n});
+  for (int64_t i = 0; i < n; ++i) in->data<float>()[i] = std::sin(static_cast<float>(i) * 0.001f);
+  OptimizerOptions o;
+  EXPECT_EQ(type_counts(*run_passes(*g, {x}, {v}, o).graph)["_FusedElementwise"], 1);
+  Tensor fused = run_with(*g, {x}, {v}, {in}, o)[0];
+  Tensor plain = run_with(*g, {x}, {v}, {in}, all_off())[0];
+  for (int64_t i = 0; i < n; ++i)
+    ASSERT_NEAR(fused->data<float>()[i], plain->data<float>()[i], 1e-5f * (1 + std::abs(plain->data<float>()[i])))
+        << i;
+}
+
 TEST(Optimize, MinGraphNodesSkipsSmallGraphs) {
   auto g = Graph::create();
   Node* x = g->add_placeholder(DType::kFloat32, Shape{3}, "x");

@@ -1,6 +1,12 @@
 // Constant folding: a stateless node whose inputs are all Const is evaluated once, now, with its
 // own kernel, and becomes a Const node (same name). Nodes whose kernel fails are left alone so
 // the error surfaces when the graph runs, naming the node; huge outputs are not folded.
+// GCC 12 false positive: setting a DType attr inlines std::variant's move of its Shape
+// alternative and reports Shape's fields "may be used uninitialized" (graph.cc shows it too).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
 #include "eager/execute.h"
 #include "graph/passes/passes.h"
 
@@ -43,12 +49,11 @@ bool fold_constants(OptimizedGraph& og) {
     if (out.size() != 1 || !out[0] || out[0]->is_symbolic() || out[0]->dtype() != nd.out_dtypes[0] ||
         out[0]->num_elements() > kMaxFoldElements)
       continue;
-    Attrs a;
-    a.set("value", out[0]);
-    a.set("dtype", out[0]->dtype());
     nd.op = &const_op;
     nd.inputs.clear();
-    nd.attrs = std::move(a);
+    nd.attrs = Attrs();
+    nd.attrs.set("value", out[0]);
+    nd.attrs.set("dtype", nd.out_dtypes[0]);
     nd.out_shapes[0] = out[0]->shape();
     changed = true;
   }
