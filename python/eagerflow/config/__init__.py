@@ -5,3 +5,5 @@ from eagerflow.framework.config import (LogicalDevice, PhysicalDevice, get_visib
 from eagerflow.config import experimental, threading
 # --- function (function/polymorphic_function.py) ---
 from eagerflow.function.polymorphic_function import functions_run_eagerly, run_functions_eagerly
+# --- (config/optimizer.py: graph optimizer options) ---
+from eagerflow.config import optimizer
