@@ -44,3 +44,7 @@ from eagerflow.ops.creation_ops import eye, fill, linspace, one_hot, ones, ones_
 from eagerflow.function import function
 from eagerflow.ops.variables import Variable, VariableAggregation, VariableSynchronization
 from eagerflow.framework.device import device
+# --- TF1 compatibility (tf.compat.v1), tf.name_scope, tf.no_op ---
+from eagerflow import compat
+from eagerflow.framework.ops import name_scope
+from eagerflow.ops.no_op import no_op
