@@ -6,7 +6,10 @@ import sys
 
 import pytest
 
+import eagerflow
+
 HERE = os.path.join(os.path.dirname(__file__), "guide")
+PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(eagerflow.__file__)))
 EXAMPLES = sorted(f for f in os.listdir(HERE) if f.endswith(".py"))
 
 # Where the documented text cannot match byte for byte, the property the guide says to check.
@@ -16,7 +19,21 @@ SPECIAL = {
     # NumPy >= 2 reprs float32 scalars as np.float32(10.0).
     "A-06_tensor_to_numpy_tuple.py": lambda out, want: out[:2] == want[:2] and out[2] in (
         "(10.0, 24.0)", "(np.float32(10.0), np.float32(24.0))"),
+    # Timings (the wiki's MNIST dense network, shrunk by GUIDE_MNIST_N): one "Consume time" line.
+    "W-05_mnist_dense4_eager_timing.py": lambda out, want: _consume_time(out),
+    "W-06_mnist_dense4_graph_timing.py": lambda out, want: _consume_time(out),
 }
+
+
+def _consume_time(out):
+    return any(re.fullmatch(r"Consume time : [0-9.e+-]+", l) for l in out)
+
+
+def loose(path):
+    """Examples whose notes say the output is random or a timing only need to run to completion."""
+    text = open(path, encoding="utf-8").read()
+    notes = text.split("# Output notes:", 1)[1] if "# Output notes:" in text else ""
+    return bool(re.search(r"random|machine-specific|differ from run to run|timing", notes, re.I))
 
 
 def expected_of(path):
@@ -35,11 +52,17 @@ def norm(lines):
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_guide_example(name):
     path = os.path.join(HERE, name)
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    # Small data and iteration counts for the examples that read them (MNIST stand-in, loops).
+    env = dict(os.environ, PYTHONUNBUFFERED="1", GUIDE_MNIST_N="2000", GUIDE_ITERS="2000")
+    # The examples import the eagerflow this test imports (a relative PYTHONPATH would not reach
+    # it from tests/guide/ and could pick up an installed copy instead).
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [PACKAGE_ROOT, env.get("PYTHONPATH")]))
     p = subprocess.run([sys.executable, name], cwd=HERE, capture_output=True, text=True, timeout=120, env=env)
     assert p.returncode == 0, p.stderr
     got, want = norm((p.stdout + p.stderr).splitlines()), norm(expected_of(path))
     if name in SPECIAL:
         assert SPECIAL[name](got, want), got
+    elif loose(path):
+        pass
     else:
         assert got == want
