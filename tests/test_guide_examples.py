@@ -9,7 +9,13 @@ import pytest
 import eagerflow
 
 HERE = os.path.join(os.path.dirname(__file__), "guide")
-PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(eagerflow.__file__)))
+# The examples run in subprocesses (environment inherited): they import the eagerflow this test
+# imports (a relative PYTHONPATH would not reach it from tests/guide/ and could pick up an installed
+# copy instead), and read small data and iteration counts (MNIST stand-in, loops).
+_PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(eagerflow.__file__)))
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [_PACKAGE_ROOT, os.environ.get("PYTHONPATH")]))
+os.environ.setdefault("GUIDE_MNIST_N", "2000")
+os.environ.setdefault("GUIDE_ITERS", "2000")
 EXAMPLES = sorted(f for f in os.listdir(HERE) if f.endswith(".py"))
 
 # Where the documented text cannot match byte for byte, the property the guide says to check.
@@ -52,11 +58,7 @@ def norm(lines):
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_guide_example(name):
     path = os.path.join(HERE, name)
-    # Small data and iteration counts for the examples that read them (MNIST stand-in, loops).
-    env = dict(os.environ, PYTHONUNBUFFERED="1", GUIDE_MNIST_N="2000", GUIDE_ITERS="2000")
-    # The examples import the eagerflow this test imports (a relative PYTHONPATH would not reach
-    # it from tests/guide/ and could pick up an installed copy instead).
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [PACKAGE_ROOT, env.get("PYTHONPATH")]))
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
     p = subprocess.run([sys.executable, name], cwd=HERE, capture_output=True, text=True, timeout=120, env=env)
     assert p.returncode == 0, p.stderr
     got, want = norm((p.stdout + p.stderr).splitlines()), norm(expected_of(path))
