@@ -295,3 +295,12 @@ def test_compat_bytes_helpers():
     assert tf.compat.as_str(b"x") == "x"
     with pytest.raises(TypeError):
         tf.compat.as_bytes(3)
+
+
+def test_v1_name_scope_default_name():
+    with tf.Graph().as_default():
+        with tf1.name_scope(None, "dflt") as s:
+            assert s == "dflt/"
+            assert tf.constant(1).name == "dflt/Const:0"
+        with tf1.name_scope("given", "dflt") as s:
+            assert s == "given/"

@@ -69,3 +69,10 @@ def enable_eager_execution(config=None, device_policy=None, execution_mode=None)
 
 def disable_v2_behavior():
     disable_eager_execution()
+
+
+def name_scope(name, default_name=None, values=None):
+    """tf.compat.v1.name_scope: like tf.name_scope, with `default_name` used when `name` is None."""
+    if name is None and default_name is not None:
+        name = default_name
+    return ops.name_scope(name if name is not None else "")
