@@ -64,6 +64,22 @@ void init_graph(py::module_& m) {
       .def_property_readonly("id", [](Graph& g) { return reinterpret_cast<uintptr_t>(&g); })
       .def("push_name_scope", &Graph::push_name_scope)
       .def("pop_name_scope", &Graph::pop_name_scope)
+      // The current name scope as one string ("outer/inner"; "" at the top level).
+      .def_property(
+          "name_scope",
+          [](Graph& g) {
+            std::string s = g.scoped("");
+            return s.empty() ? s : s.substr(0, s.size() - 1);
+          },
+          [](Graph& g, const std::string& scope) {
+            while (!g.scoped("").empty()) g.pop_name_scope();
+            if (!scope.empty()) g.push_name_scope(scope);
+          })
+      // The newest node (the Operation of an op call that has no outputs, like NoOp).
+      .def("last_node", [](Graph& g) -> py::object {
+        if (g.nodes().empty()) return py::none();
+        return py::cast(ref_of(g, g.nodes().back().get()));
+      })
       .def("add_placeholder", [](Graph& g, int dtype, py::object dims, const std::string& name) {
         Shape s = dims.is_none() ? Shape::unknown_rank() : Shape(dims.cast<std::vector<int64_t>>());
         Node* n = g.add_placeholder(static_cast<DType>(dtype), s, name);

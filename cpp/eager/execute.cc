@@ -6,6 +6,7 @@
 #include "core/errors.h"
 #include "eager/context.h"
 #include "graph/graph.h"
+#include "graph/graph_errors.h"
 
 namespace ef {
 
@@ -43,10 +44,7 @@ std::vector<Tensor> execute(const OpDef& op, const std::vector<Tensor>& inputs, 
   if (ctx.graph) return graph_execute(*ctx.graph, op, inputs, attrs, name);
   for (const Tensor& t : inputs) {
     if (t->is_symbolic()) {
-      throw TypeError(str_cat(
-          "An op outside of the function building code is being passed\na \"Graph\" tensor. It is possible to have "
-          "Graph tensors\nleak out of the function building context by including a\ntf.init_scope in your function "
-          "building code.\nThe graph tensor has name: ", t->node()->name, ":", t->output_index()));
+      throw TypeError(out_of_scope_message(*t));  // a graph tensor leaked out of its graph
     }
   }
   return run_kernel(op, select_kernel(op), inputs, attrs);

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "core/errors.h"
+#include "graph/graph_errors.h"
 
 namespace ef {
 
@@ -54,14 +55,22 @@ Node* Graph::add_node(const OpDef& op, std::vector<Endpoint> inputs, Attrs attrs
     const AttrValue* v = e.node->op->name == "Const" ? e.node->attrs.find("value") : nullptr;
     ic.values.push_back(v ? std::get<Tensor>(*v) : Tensor());
   }
-  if (op.infer) {
-    op.infer(ic);
-  } else {
+  if (!op.infer) {
     throw_error(Code::kUnimplemented, "Op ", op.name, " cannot be used in a graph: it has no shape inference");
+  }
+  // The name is taken before inference, as in TF: a node that fails still used its name.
+  std::string node_name = unique_name(scoped(name.empty() ? op.name : name));
+  try {
+    op.infer(ic);
+  } catch (const OpError& e) {
+    std::vector<std::string> input_names;
+    for (const Endpoint& e2 : inputs)
+      input_names.push_back(e2.index == 0 ? e2.node->name : str_cat(e2.node->name, ":", e2.index));
+    rethrow_infer_error(e, ic, node_name, input_names);
   }
   auto node = std::make_unique<Node>();
   node->id = static_cast<int>(nodes_.size());
-  node->name = unique_name(scoped(name.empty() ? op.name : name));
+  node->name = std::move(node_name);
   node->op = &op;
   node->inputs = std::move(inputs);
   node->attrs = std::move(attrs);
@@ -139,13 +148,7 @@ std::vector<Tensor> graph_execute(Graph& g, const OpDef& op, const std::vector<T
       Graph* outer = g.outer;
       while (outer && outer != t->graph()) outer = outer->outer;
       if (!outer) {
-        std::string r = symbolic_repr(*t);
-        throw TypeError(str_cat(
-            r, " is out of scope and cannot be used here. Use return values, explicit Python locals or "
-            "TensorFlow collections to access it.\nPlease see "
-            "https://www.tensorflow.org/guide/function#all_outputs_of_a_tffunction_must_be_return_values for more "
-            "information.\nThe tensor ", r, " cannot be accessed from here, because it was defined in FuncGraph(name=",
-            t->graph()->name, ", id=", reinterpret_cast<uintptr_t>(t->graph()), "), which is out of scope."));
+        throw TypeError(out_of_scope_message(*t));
       }
       Node* ph = nullptr;
       for (auto& c : g.captures)

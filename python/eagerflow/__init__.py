@@ -46,3 +46,7 @@ from eagerflow.ops.variables import Variable, VariableAggregation, VariableSynch
 from eagerflow.framework.device import device
 # --- tf.print (ops/logging_ops.py) ---
 from eagerflow.ops.logging_ops import print_v2 as print
+# --- TF1 compatibility (tf.compat.v1), tf.name_scope, tf.no_op ---
+from eagerflow import compat
+from eagerflow.framework.ops import name_scope
+from eagerflow.ops.no_op import no_op

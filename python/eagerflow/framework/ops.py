@@ -125,6 +125,9 @@ class Graph:
 
     def __init__(self):
         self._init_from_core(_core.Graph())
+        # A TF1 graph runs only what a Session fetches: no automatic control dependencies
+        # between stateful ops (those are for function graphs).
+        self._graph.auto_control_deps = type(self) is not Graph
 
     def _init_from_core(self, core_graph):
         self._graph = core_graph
@@ -179,11 +182,25 @@ class Graph:
 
     @contextlib.contextmanager
     def name_scope(self, name):
-        self._graph.push_name_scope(name)
+        """Prefixes the names of ops created inside with a unique scope ("outer/", "outer_1/", ...).
+
+        A name ending in "/" re-enters that exact scope; None or "" returns to the top level.
+        """
+        old = self._graph.name_scope
+        if not name:
+            new = ""
+        elif name.endswith("/"):
+            new = name[:-1]
+        else:
+            new = self._graph.unique_name(old + "/" + name if old else name)
+        self._graph.name_scope = new
         try:
-            yield name + "/"
+            yield new + "/" if new else ""
         finally:
-            self._graph.pop_name_scope()
+            self._graph.name_scope = old
+
+    def get_name_scope(self):
+        return self._graph.name_scope
 
     @property
     def finalized(self):
@@ -246,11 +263,56 @@ def init_scope():
         _core.set_graph(prev)
 
 
+_eager_scope = threading.local()
+
+
+class name_scope:
+    """tf.name_scope(name): prefixes the names of ops built inside (in a graph being built); while
+    executing eagerly it only tracks the scope string, as TF does."""
+
+    __slots__ = ("_name", "_exit", "_scope")
+
+    def __init__(self, name):
+        if not isinstance(name, str):
+            raise ValueError("name for name_scope must be a string.")
+        self._name = name
+        self._exit = None
+
+    @property
+    def name(self):
+        return self._name
+
+    def __enter__(self):
+        core_graph = _core.current_graph()
+        if core_graph is not None:
+            cm = _wrap_graph(core_graph).name_scope(self._name)
+            scope = cm.__enter__()
+            self._exit = cm.__exit__
+            return scope
+        old = getattr(_eager_scope, "scope", "")
+        if not self._name:
+            scope = ""
+        elif self._name.endswith("/"):
+            scope = self._name
+        else:
+            scope = old + self._name + "/"
+        _eager_scope.scope = scope
+        self._exit = lambda *exc: setattr(_eager_scope, "scope", old)
+        return scope
+
+    def __exit__(self, *exc):
+        exit_fn, self._exit = self._exit, None
+        exit_fn(*exc)
+        return False
+
+
 # --- graph-mode behaviour of tf.Tensor ---------------------------------------------------------
 _eager_str, _eager_repr = Tensor.__str__, Tensor.__repr__
 _eager_bool = Tensor.__bool__
 _eager_len, _eager_iter = Tensor.__len__, Tensor.__iter__
 _eager_index = Tensor.__index__
+_eager_hash, _eager_eq, _eager_ne = Tensor.__hash__, Tensor.__eq__, Tensor.__ne__
+_eager_format = Tensor.__format__
 
 
 def _sym_name(self):
@@ -293,7 +355,8 @@ def _graph(self):
 
 def _bool(self):
     if self._is_symbolic:
-        raise TypeError(
+        from eagerflow.framework.errors import OperatorNotAllowedInGraphError
+        raise OperatorNotAllowedInGraphError(
             "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed. You can attempt the following "
             "resolutions to the problem: If you are running in Graph mode, use Eager execution mode or decorate "
             "this function with @tf.function. If you are using AutoGraph, you can try decorating this function "
@@ -329,6 +392,36 @@ def _index(self):
     return _eager_index(self)
 
 
+def _tf1_graph_tensor(t):
+    # A tensor of a TF1 tf.Graph (not a function graph): hashable and compared by identity, as in
+    # TF, so tensors work as feed_dict keys and in `in` tests.
+    return t._is_symbolic and not t._graph.name
+
+
+def _hash(self):
+    if _tf1_graph_tensor(self):
+        return id(self)
+    return _eager_hash(self)
+
+
+def _eq(self, other):
+    if _tf1_graph_tensor(self):
+        return self is other
+    return _eager_eq(self, other)
+
+
+def _ne(self, other):
+    if _tf1_graph_tensor(self):
+        return self is not other
+    return _eager_ne(self, other)
+
+
+def _format(self, spec):
+    if self._is_symbolic:
+        return format(_str(self), spec)
+    return _eager_format(self, spec)
+
+
 def _numpy(self):
     if self._is_symbolic:
         raise AttributeError("'SymbolicTensor' object has no attribute 'numpy'")
@@ -346,7 +439,8 @@ def _shape(self):
 
 
 for _n, _f in {"__str__": _str, "__repr__": _repr, "__bool__": _bool, "__len__": _len, "__iter__": _iter,
-               "__index__": _index, "numpy": _numpy, "eval": _eval}.items():
+               "__index__": _index, "numpy": _numpy, "eval": _eval, "__hash__": _hash, "__eq__": _eq,
+               "__ne__": _ne, "__format__": _format}.items():
     setattr(Tensor, _n, _f)
 Tensor.name = property(_name)
 Tensor.op = property(_op)
