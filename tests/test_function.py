@@ -413,8 +413,14 @@ def test_errors_name_the_node():
     def f(x, y):
         return tf.matmul(x, y)
 
-    with pytest.raises(tf.errors.InvalidArgumentError, match="Matrix size-incompatible"):
+    # Shapes known while tracing: the graph build fails (ValueError, as in TF).
+    with pytest.raises(ValueError, match="Dimensions must be equal"):
         f(tf.ones([2, 3]), tf.ones([2, 3]))
+    # Shapes unknown until run time: the kernel fails and the error names the node.
+    cf = f.get_concrete_function(tf.TensorSpec([None, None]), tf.TensorSpec([None, None]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Matrix size-incompatible") as e:
+        cf(tf.ones([2, 3]), tf.ones([2, 3]))
+    assert "{{node MatMul}}" in str(e.value)
 
 
 def test_fast_path_key_distinguishes_argument_kinds():
