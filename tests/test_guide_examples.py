@@ -6,7 +6,16 @@ import sys
 
 import pytest
 
+import eagerflow
+
 HERE = os.path.join(os.path.dirname(__file__), "guide")
+# The examples run in subprocesses (environment inherited): they import the eagerflow this test
+# imports (a relative PYTHONPATH would not reach it from tests/guide/ and could pick up an installed
+# copy instead), and read small data and iteration counts (MNIST stand-in, loops).
+_PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(eagerflow.__file__)))
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [_PACKAGE_ROOT, os.environ.get("PYTHONPATH")]))
+os.environ.setdefault("GUIDE_MNIST_N", "2000")
+os.environ.setdefault("GUIDE_ITERS", "2000")
 EXAMPLES = sorted(f for f in os.listdir(HERE) if f.endswith(".py"))
 
 # Where the documented text cannot match byte for byte, the property the guide says to check.
@@ -16,7 +25,21 @@ SPECIAL = {
     # NumPy >= 2 reprs float32 scalars as np.float32(10.0).
     "A-06_tensor_to_numpy_tuple.py": lambda out, want: out[:2] == want[:2] and out[2] in (
         "(10.0, 24.0)", "(np.float32(10.0), np.float32(24.0))"),
+    # Timings (the wiki's MNIST dense network, shrunk by GUIDE_MNIST_N): one "Consume time" line.
+    "W-05_mnist_dense4_eager_timing.py": lambda out, want: _consume_time(out),
+    "W-06_mnist_dense4_graph_timing.py": lambda out, want: _consume_time(out),
 }
+
+
+def _consume_time(out):
+    return any(re.fullmatch(r"Consume time : [0-9.e+-]+", l) for l in out)
+
+
+def loose(path):
+    """Examples whose notes say the output is random or a timing only need to run to completion."""
+    text = open(path, encoding="utf-8").read()
+    notes = text.split("# Output notes:", 1)[1] if "# Output notes:" in text else ""
+    return bool(re.search(r"random|machine-specific|differ from run to run|timing", notes, re.I))
 
 
 def expected_of(path):
@@ -36,10 +59,14 @@ def norm(lines):
 def test_guide_example(name):
     path = os.path.join(HERE, name)
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    p = subprocess.run([sys.executable, name], cwd=HERE, capture_output=True, text=True, timeout=120, env=env)
-    assert p.returncode == 0, p.stderr
-    got, want = norm((p.stdout + p.stderr).splitlines()), norm(expected_of(path))
+    # One pipe for both streams, so stdout and stderr lines (tf.print) interleave as a notebook shows them.
+    p = subprocess.run([sys.executable, name], cwd=HERE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       timeout=120, env=env)
+    assert p.returncode == 0, p.stdout
+    got, want = norm(p.stdout.splitlines()), norm(expected_of(path))
     if name in SPECIAL:
         assert SPECIAL[name](got, want), got
+    elif loose(path):
+        pass
     else:
         assert got == want

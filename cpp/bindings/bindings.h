@@ -8,4 +8,7 @@ void init_errors(py::module_& m);
 void init_tensor(py::module_& m);
 void init_ops(py::module_& m);
 void init_context(py::module_& m);
+void init_graph(py::module_& m);
+void init_logging(py::module_& m);
+void init_function(py::module_& m);  // tf.function's C++ call path
 }  // namespace ef

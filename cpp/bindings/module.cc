@@ -7,4 +7,7 @@ PYBIND11_MODULE(_core, m) {
   ef::init_tensor(m);
   ef::init_ops(m);
   ef::init_context(m);
+  ef::init_graph(m);
+  ef::init_logging(m);
+  ef::init_function(m);
 }

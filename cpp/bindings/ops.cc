@@ -53,14 +53,16 @@ std::vector<Tensor> inputs_from_python(py::handle inputs) {
   return out;
 }
 
-std::vector<Tensor> execute_maybe_released(const OpDef& op, const std::vector<Tensor>& in, const Attrs& attrs) {
+std::vector<Tensor> execute_maybe_released(const OpDef& op, const std::vector<Tensor>& in, const Attrs& attrs,
+                                           py::handle name) {
+  std::string node_name = name.is_none() ? std::string() : name.cast<std::string>();
   int64_t total = 0;
-  for (const Tensor& t : in) total += t->num_elements();
+  for (const Tensor& t : in) total += t->num_elements() > 0 ? t->num_elements() : 0;
   if (total >= kReleaseGilElements) {
     py::gil_scoped_release release;
-    return execute(op, in, attrs);
+    return execute(op, in, attrs, node_name);
   }
-  return execute(op, in, attrs);
+  return execute(op, in, attrs, node_name);
 }
 
 }  // namespace
@@ -80,17 +82,17 @@ void init_ops(py::module_& m) {
   m.def("list_ops", &all_ops, py::return_value_policy::reference);
 
   // The generic entry used by every Python op wrapper: returns the list of outputs.
-  m.def("execute", [](const OpDef& op, py::handle inputs, py::handle attrs) {
+  m.def("execute", [](const OpDef& op, py::handle inputs, py::handle attrs, py::handle name) {
     std::vector<Tensor> in = inputs_from_python(inputs);
-    return execute_maybe_released(op, in, attrs_from_python(attrs));
-  });
+    return execute_maybe_released(op, in, attrs_from_python(attrs), name);
+  }, py::arg("op"), py::arg("inputs"), py::arg("attrs") = py::none(), py::arg("name") = py::none());
   // Single-output form (most ops): returns the tensor itself.
-  m.def("execute1", [](const OpDef& op, py::handle inputs, py::handle attrs) {
+  m.def("execute1", [](const OpDef& op, py::handle inputs, py::handle attrs, py::handle name) {
     std::vector<Tensor> in = inputs_from_python(inputs);
-    std::vector<Tensor> out = execute_maybe_released(op, in, attrs_from_python(attrs));
+    std::vector<Tensor> out = execute_maybe_released(op, in, attrs_from_python(attrs), name);
     if (out.size() != 1) throw_error(Code::kInternal, op.name, " returned ", out.size(), " outputs");
     return out[0];
-  });
+  }, py::arg("op"), py::arg("inputs"), py::arg("attrs") = py::none(), py::arg("name") = py::none());
   // Shape/dtype inference on concrete inputs: [(dtype_enum, dims-or-None), ...].
   m.def("infer", [](const OpDef& op, py::handle inputs, py::handle attrs) {
     InferContext ic = infer(op, inputs_from_python(inputs), attrs_from_python(attrs));

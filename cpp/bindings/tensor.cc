@@ -9,6 +9,7 @@
 #include "bindings/convert.h"
 #include "core/errors.h"
 #include "eager/execute.h"
+#include "graph/graph.h"
 
 namespace ef {
 
@@ -26,13 +27,14 @@ const Attrs& no_attrs() {
   return a;
 }
 
-Tensor run(const OpDef& op, const Tensor& x, const Tensor& y) {
+// `name` is the graph node name TF gives the operator ("add" for +); eager mode ignores it.
+Tensor run(const OpDef& op, const Tensor& x, const Tensor& y, const char* name = "") {
   std::vector<Tensor> in{x, y};
   if (x->num_elements() + y->num_elements() >= (int64_t(1) << 15)) {
     py::gil_scoped_release release;
-    return execute1(op, in, no_attrs());
+    return execute1(op, in, no_attrs(), name);
   }
-  return execute1(op, in, no_attrs());
+  return execute1(op, in, no_attrs(), name);
 }
 
 Tensor run1(const OpDef& op, const Tensor& x) {
@@ -45,14 +47,18 @@ Tensor run1(const OpDef& op, const Tensor& x) {
 }
 
 // A binary operator: the other operand adopts self's dtype where it is a Python scalar.
-template <const char* Name>
+template <const char* Name, const char* NodeName = Name>
 struct BinaryOp {
   static const OpDef& op() {
     static const OpDef& d = get_op(Name);
     return d;
   }
-  static Tensor forward(const Tensor& self, py::handle other) { return run(op(), self, to_tensor(other, self->dtype())); }
-  static Tensor reflected(const Tensor& self, py::handle other) { return run(op(), to_tensor(other, self->dtype()), self); }
+  static Tensor forward(const Tensor& self, py::handle other) {
+    return run(op(), self, to_tensor(other, self->dtype()), NodeName);
+  }
+  static Tensor reflected(const Tensor& self, py::handle other) {
+    return run(op(), to_tensor(other, self->dtype()), self, NodeName);
+  }
 };
 
 template <const char* Name>
@@ -67,6 +73,9 @@ constexpr char kAdd[] = "AddV2", kSub[] = "Sub", kMul[] = "Mul", kFloorDiv[] = "
                kRealDiv[] = "RealDiv", kNeg[] = "Neg", kAbs[] = "Abs", kLogicalNot[] = "LogicalNot",
                kInvert[] = "Invert", kLogicalAnd[] = "LogicalAnd", kLogicalOr[] = "LogicalOr",
                kBitwiseAnd[] = "BitwiseAnd", kBitwiseOr[] = "BitwiseOr", kBitwiseXor[] = "BitwiseXor";
+// TF's node names for Python operators.
+constexpr char nAdd[] = "add", nSub[] = "sub", nMul[] = "mul", nFloorDiv[] = "floordiv", nMod[] = "mod",
+               nPow[] = "pow", nTrueDiv[] = "truediv", nAnd[] = "and", nOr[] = "or", nXor[] = "xor";
 
 // Python's `/`: integers are first cast to float (int8/16, uint8 -> float32; int32/64 -> float64).
 Tensor truediv(const Tensor& x, const Tensor& y) {
@@ -76,16 +85,19 @@ Tensor truediv(const Tensor& x, const Tensor& y) {
   DType t = x->dtype();
   if (dtype_is_integer(t)) {
     DType f = (t == DType::kInt32 || t == DType::kInt64) ? DType::kFloat64 : DType::kFloat32;
-    return run(op_named<kRealDiv>(), cast_tensor(x, f), cast_tensor(y, f));
+    static const OpDef& cast = get_op("Cast");
+    Attrs a;
+    a.set("DstT", f);
+    return run(op_named<kRealDiv>(), execute1(cast, {x}, a, "Cast"), execute1(cast, {y}, a, "Cast"), nTrueDiv);
   }
-  return run(op_named<kRealDiv>(), x, y);
+  return run(op_named<kRealDiv>(), x, y, nTrueDiv);
 }
 
 // `&`, `|`, `^` mean logical ops on bools and bitwise ops on integers, as in TF.
-template <const char* Logical, const char* Bitwise>
+template <const char* Logical, const char* Bitwise, const char* NodeName>
 Tensor logic_or_bitwise(const Tensor& x, const Tensor& y) {
-  if (x->dtype() == DType::kBool) return run(op_named<Logical>(), x, y);
-  return run(op_named<Bitwise>(), x, y);
+  if (x->dtype() == DType::kBool) return run(op_named<Logical>(), x, y, NodeName);
+  return run(op_named<Bitwise>(), x, y, NodeName);
 }
 
 Tensor xor_op(const Tensor& x, const Tensor& y) {
@@ -137,31 +149,46 @@ void init_tensor(py::module_& m) {
 
   cls.def_property_readonly("_dtype_enum", [](const TensorImpl& t) { return static_cast<int>(t.dtype()); })
       .def_property_readonly("dtype", [](const TensorImpl& t) { return dtype_objects()[static_cast<int>(t.dtype())]; })
-      .def_property_readonly("_shape_tuple", [](const TensorImpl& t) {
+      .def_property_readonly("_shape_tuple", [](const TensorImpl& t) -> py::object {
+        if (!t.shape().rank_known()) return py::none();
         py::tuple out(t.rank());
-        for (int i = 0; i < t.rank(); ++i) out[i] = py::int_(t.shape()[i]);
-        return out;
+        for (int i = 0; i < t.rank(); ++i) {
+          int64_t d = t.shape()[i];
+          out[i] = d < 0 ? py::object(py::none()) : py::object(py::int_(d));
+        }
+        return std::move(out);
       })
       .def_property_readonly("ndim", &TensorImpl::rank)
       .def("_rank", &TensorImpl::rank)
       .def("_num_elements", &TensorImpl::num_elements)
-      .def("_numpy", [](const Tensor& t) { return to_numpy(t); })
+      .def("_numpy", [](const Tensor& t) {
+        if (t->is_symbolic()) throw py::attribute_error("'SymbolicTensor' object has no attribute 'numpy'");
+        return to_numpy(t);
+      })
+      .def_property_readonly("_is_symbolic", &TensorImpl::is_symbolic)
+      .def_property_readonly("_node_name", [](const TensorImpl& t) -> py::object {
+        return t.is_symbolic() ? py::cast(t.node()->name) : py::none();
+      })
+      .def_property_readonly("_graph", [](const TensorImpl& t) -> py::object {
+        return t.is_symbolic() ? py::cast(t.graph_ptr()) : py::none();
+      })
+      .def_property_readonly("value_index", &TensorImpl::output_index)
       .def("_data_ptr", [](const TensorImpl& t) { return reinterpret_cast<uintptr_t>(t.raw_data()); })
       .def("__hash__", [](const TensorImpl&) -> py::int_ {
         throw TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.");
       })
-      .def("__add__", &BinaryOp<kAdd>::forward, py::is_operator())
-      .def("__radd__", &BinaryOp<kAdd>::reflected, py::is_operator())
-      .def("__sub__", &BinaryOp<kSub>::forward, py::is_operator())
-      .def("__rsub__", &BinaryOp<kSub>::reflected, py::is_operator())
-      .def("__mul__", &BinaryOp<kMul>::forward, py::is_operator())
-      .def("__rmul__", &BinaryOp<kMul>::reflected, py::is_operator())
-      .def("__floordiv__", &BinaryOp<kFloorDiv>::forward, py::is_operator())
-      .def("__rfloordiv__", &BinaryOp<kFloorDiv>::reflected, py::is_operator())
-      .def("__mod__", &BinaryOp<kFloorMod>::forward, py::is_operator())
-      .def("__rmod__", &BinaryOp<kFloorMod>::reflected, py::is_operator())
-      .def("__pow__", [](const Tensor& s, py::handle o) { return BinaryOp<kPow>::forward(s, o); }, py::is_operator())
-      .def("__rpow__", [](const Tensor& s, py::handle o) { return BinaryOp<kPow>::reflected(s, o); }, py::is_operator())
+      .def("__add__", &BinaryOp<kAdd, nAdd>::forward, py::is_operator())
+      .def("__radd__", &BinaryOp<kAdd, nAdd>::reflected, py::is_operator())
+      .def("__sub__", &BinaryOp<kSub, nSub>::forward, py::is_operator())
+      .def("__rsub__", &BinaryOp<kSub, nSub>::reflected, py::is_operator())
+      .def("__mul__", &BinaryOp<kMul, nMul>::forward, py::is_operator())
+      .def("__rmul__", &BinaryOp<kMul, nMul>::reflected, py::is_operator())
+      .def("__floordiv__", &BinaryOp<kFloorDiv, nFloorDiv>::forward, py::is_operator())
+      .def("__rfloordiv__", &BinaryOp<kFloorDiv, nFloorDiv>::reflected, py::is_operator())
+      .def("__mod__", &BinaryOp<kFloorMod, nMod>::forward, py::is_operator())
+      .def("__rmod__", &BinaryOp<kFloorMod, nMod>::reflected, py::is_operator())
+      .def("__pow__", [](const Tensor& s, py::handle o) { return BinaryOp<kPow, nPow>::forward(s, o); }, py::is_operator())
+      .def("__rpow__", [](const Tensor& s, py::handle o) { return BinaryOp<kPow, nPow>::reflected(s, o); }, py::is_operator())
       .def("__lt__", &BinaryOp<kLess>::forward, py::is_operator())
       .def("__le__", &BinaryOp<kLessEqual>::forward, py::is_operator())
       .def("__gt__", &BinaryOp<kGreater>::forward, py::is_operator())
@@ -173,16 +200,16 @@ void init_tensor(py::module_& m) {
       .def("__rtruediv__", [](const Tensor& s, py::handle o) { return truediv(to_tensor(o, s->dtype()), s); },
            py::is_operator())
       .def("__and__", [](const Tensor& s, py::handle o) {
-        return logic_or_bitwise<kLogicalAnd, kBitwiseAnd>(s, to_tensor(o, s->dtype()));
+        return logic_or_bitwise<kLogicalAnd, kBitwiseAnd, nAnd>(s, to_tensor(o, s->dtype()));
       }, py::is_operator())
       .def("__rand__", [](const Tensor& s, py::handle o) {
-        return logic_or_bitwise<kLogicalAnd, kBitwiseAnd>(to_tensor(o, s->dtype()), s);
+        return logic_or_bitwise<kLogicalAnd, kBitwiseAnd, nAnd>(to_tensor(o, s->dtype()), s);
       }, py::is_operator())
       .def("__or__", [](const Tensor& s, py::handle o) {
-        return logic_or_bitwise<kLogicalOr, kBitwiseOr>(s, to_tensor(o, s->dtype()));
+        return logic_or_bitwise<kLogicalOr, kBitwiseOr, nOr>(s, to_tensor(o, s->dtype()));
       }, py::is_operator())
       .def("__ror__", [](const Tensor& s, py::handle o) {
-        return logic_or_bitwise<kLogicalOr, kBitwiseOr>(to_tensor(o, s->dtype()), s);
+        return logic_or_bitwise<kLogicalOr, kBitwiseOr, nOr>(to_tensor(o, s->dtype()), s);
       }, py::is_operator())
       .def("__xor__", [](const Tensor& s, py::handle o) { return xor_op(s, to_tensor(o, s->dtype())); },
            py::is_operator())

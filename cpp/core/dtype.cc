@@ -16,6 +16,7 @@ const char* dtype_name(DType t) {
     case DType::kInt64: return "int64";
     case DType::kBool: return "bool";
     case DType::kFloat16: return "float16";
+    case DType::kResource: return "resource";
     default: return "invalid";
   }
 }

@@ -22,6 +22,7 @@ enum class DType : int {
   kInt64 = 9,
   kBool = 10,
   kFloat16 = 19,
+  kResource = 20,  // variable handles (no element data)
 };
 
 using half = Eigen::half;

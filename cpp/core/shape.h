@@ -23,6 +23,10 @@ class Shape {
     if (this != &o) copy_from(o);
     return *this;
   }
+// GCC 12 reports a false maybe-uninitialized read here when a Shape is moved out of a
+// std::variant (AttrValue); the members are always initialized.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
   Shape(Shape&& o) noexcept { move_from(o); }
   Shape& operator=(Shape&& o) noexcept {
     if (this != &o) move_from(o);
@@ -72,6 +76,7 @@ class Shape {
       heap_ = std::move(o.heap_);
     }
   }
+#pragma GCC diagnostic pop
 
   size_t n_ = 0;
   bool unknown_rank_ = false;

@@ -2,15 +2,88 @@
 #include "core/tensor.h"
 
 #include <cstring>
+#include <memory>
+#include <new>
 
 #include "core/errors.h"
 
 namespace ef {
 
+namespace {
+
+// TensorImpl is 64-byte aligned (its inline data), so make_shared would go through aligned
+// operator new, i.e. memalign, several times slower than malloc: the main cost of a small op.
+// The blocks (shared_ptr control block + TensorImpl: allocate_shared allocates only that one
+// type, so all blocks have one size) are recycled through a per-thread free list instead.
+struct FreeBlock {
+  FreeBlock* next;
+};
+constexpr int kMaxFreeBlocks = 1024;
+constexpr std::align_val_t kImplAlign{alignof(TensorImpl)};
+// initial-exec: a plain %fs-relative load instead of a __tls_get_addr call per tensor.
+#define EF_TLS_FAST __attribute__((tls_model("initial-exec")))
+thread_local bool t_free_list_gone EF_TLS_FAST = false;  // trivially destructible: readable at thread exit
+
+struct FreeList {
+  FreeBlock* top = nullptr;
+  int count = 0;
+  ~FreeList();
+};
+thread_local FreeList t_free_list EF_TLS_FAST;
+
+template <class T>
+struct ImplAllocator {
+  using value_type = T;
+  static_assert(alignof(T) <= alignof(TensorImpl), "one alignment for every block");
+  ImplAllocator() = default;
+  template <class U>
+  ImplAllocator(const ImplAllocator<U>&) {}  // NOLINT: rebinding
+
+  T* allocate(size_t n) {
+    if (n == 1 && !t_free_list_gone && t_free_list.top) {
+      FreeBlock* b = t_free_list.top;
+      t_free_list.top = b->next;
+      --t_free_list.count;
+      return reinterpret_cast<T*>(b);
+    }
+    return static_cast<T*>(::operator new(n * sizeof(T), kImplAlign));
+  }
+  void deallocate(T* p, size_t n) {
+    if (n == 1 && !t_free_list_gone && t_free_list.count < kMaxFreeBlocks) {
+      auto* b = reinterpret_cast<FreeBlock*>(p);
+      b->next = t_free_list.top;
+      t_free_list.top = b;
+      ++t_free_list.count;
+      return;
+    }
+    ::operator delete(p, kImplAlign);
+  }
+  template <class U>
+  bool operator==(const ImplAllocator<U>&) const { return true; }
+  template <class U>
+  bool operator!=(const ImplAllocator<U>&) const { return false; }
+};
+
+FreeList::~FreeList() {
+  t_free_list_gone = true;
+  while (top) {
+    FreeBlock* b = top;
+    top = b->next;
+    ::operator delete(b, kImplAlign);
+  }
+}
+
+template <class... A>
+std::shared_ptr<TensorImpl> new_impl(A&&... args) {
+  return std::allocate_shared<TensorImpl>(ImplAllocator<TensorImpl>(), std::forward<A>(args)...);
+}
+
+}  // namespace
+
 Tensor TensorImpl::empty(DType dtype, const Shape& shape) {
   int64_t n = shape.num_elements();
   if (n < 0) throw_error(Code::kInternal, "cannot allocate a tensor of shape ", shape.to_string());
-  auto t = std::make_shared<TensorImpl>(dtype, shape);
+  auto t = new_impl(dtype, shape);
   t->num_elements_ = n;
   size_t nbytes = checked_nbytes(dtype, n);
   if (dtype != DType::kString && nbytes <= kInlineBytes) {
@@ -29,10 +102,26 @@ Tensor TensorImpl::zeros(DType dtype, const Shape& shape) {
 }
 
 Tensor TensorImpl::from_buffer(DType dtype, const Shape& shape, std::shared_ptr<Buffer> buffer) {
-  auto t = std::make_shared<TensorImpl>(dtype, shape);
+  auto t = new_impl(dtype, shape);
   t->num_elements_ = shape.num_elements();
   t->data_ = buffer->data();
   t->buffer_ = std::move(buffer);
+  return t;
+}
+
+Tensor TensorImpl::symbolic(std::shared_ptr<Graph> graph, Node* node, int index, DType dtype, const Shape& shape) {
+  auto t = new_impl(dtype, shape);
+  t->num_elements_ = shape.num_elements();
+  t->graph_ = std::move(graph);
+  t->node_ = node;
+  t->index_ = index;
+  return t;
+}
+
+Tensor TensorImpl::resource_handle(std::shared_ptr<void> state) {
+  auto t = new_impl(DType::kResource, Shape());
+  t->num_elements_ = 1;
+  t->resource_ = std::move(state);
   return t;
 }
 
@@ -42,7 +131,7 @@ Tensor TensorImpl::with_shape(const Shape& shape) const {
     std::memcpy(t->data_, data_, nbytes());
     return t;
   }
-  auto t = std::make_shared<TensorImpl>(dtype_, shape);
+  auto t = new_impl(dtype_, shape);
   t->num_elements_ = shape.num_elements();
   t->data_ = data_;
   t->buffer_ = buffer_;

@@ -12,6 +12,8 @@ namespace ef {
 
 class TensorImpl;
 using Tensor = std::shared_ptr<TensorImpl>;
+class Graph;
+struct Node;
 
 class TensorImpl {
  public:
@@ -46,12 +48,31 @@ class TensorImpl {
   // Same data, new shape (reshape / expand_dims / squeeze are free).
   Tensor with_shape(const Shape& shape) const;
 
+  // Symbolic tensors (graph mode) carry no data: output `index` of `node` in `graph`. The shape
+  // may be partially known. The tensor keeps its graph alive.
+  static Tensor symbolic(std::shared_ptr<Graph> graph, Node* node, int index, DType dtype, const Shape& shape);
+  bool is_symbolic() const { return node_ != nullptr; }
+
+  // Resource handles (dtype resource, scalar): a reference to mutable state such as a
+  // variable. The handle is immutable; the state it points to is not.
+  static Tensor resource_handle(std::shared_ptr<void> state);
+  template <typename T>
+  T* resource() const { return static_cast<T*>(resource_.get()); }
+  Node* node() const { return node_; }
+  int output_index() const { return index_; }
+  Graph* graph() const { return graph_.get(); }
+  const std::shared_ptr<Graph>& graph_ptr() const { return graph_; }
+
  private:
   DType dtype_;
   Shape shape_;
   int64_t num_elements_ = 0;
   void* data_ = nullptr;
   std::shared_ptr<Buffer> buffer_;
+  std::shared_ptr<Graph> graph_;
+  std::shared_ptr<void> resource_;
+  Node* node_ = nullptr;
+  int index_ = 0;
   alignas(64) unsigned char inline_[kInlineBytes];
 };
 

@@ -6,10 +6,14 @@
 #include "core/device.h"
 
 namespace ef {
+class Graph;
+}
+
+namespace ef {
 
 struct Context {
   DeviceSpec device;          // set by tf.device(...)
-  void* graph = nullptr;      // non-null while building a graph (tf.function / tf.Graph)
+  Graph* graph = nullptr;     // non-null while building a graph (tf.function / tf.Graph)
   int tape_depth = 0;         // > 0 while a GradientTape records
 };
 

@@ -5,6 +5,8 @@
 
 #include "core/errors.h"
 #include "eager/context.h"
+#include "graph/graph.h"
+#include "graph/graph_errors.h"
 
 namespace ef {
 
@@ -18,8 +20,6 @@ SeedState& seed_state() {
   return s;
 }
 
-namespace {
-
 KernelFn select_kernel(const OpDef& op) {
   const Context& ctx = thread_context();
   KernelFn k = op.kernels[static_cast<int>(ctx.device.type)];
@@ -27,6 +27,8 @@ KernelFn select_kernel(const OpDef& op) {
   if (!k) throw_error(Code::kUnimplemented, "No kernel registered for op ", op.name, op_suffix(op));
   return k;
 }
+
+namespace {
 
 [[noreturn]] void rethrow_tagged(const OpDef& op, const OpError& e) {
   std::string msg = e.what();
@@ -36,9 +38,31 @@ KernelFn select_kernel(const OpDef& op) {
 
 }  // namespace
 
-std::vector<Tensor> execute(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs) {
-  KernelFn kernel = select_kernel(op);
-  KernelContext kc{op, inputs, attrs, {}};
+std::vector<Tensor> execute(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs,
+                            const std::string& name) {
+  Context& ctx = thread_context();
+  if (ctx.graph) return graph_execute(*ctx.graph, op, inputs, attrs, name);
+  for (const Tensor& t : inputs) {
+    if (t->is_symbolic()) {
+      throw TypeError(out_of_scope_message(*t));  // a graph tensor leaked out of its graph
+    }
+  }
+  return run_kernel(op, select_kernel(op), inputs, attrs);
+}
+
+std::vector<Tensor> run_kernel(const OpDef& op, KernelFn kernel, const std::vector<Tensor>& inputs,
+                               const Attrs& attrs) {
+  std::vector<Tensor> outputs;
+  run_kernel_into(op, kernel, inputs, attrs, outputs);
+  return outputs;
+}
+
+void run_kernel_into(const OpDef& op, KernelFn kernel, const std::vector<Tensor>& inputs, const Attrs& attrs,
+                     std::vector<Tensor>& outputs) {
+  outputs.clear();
+  // The kernel fills `outputs` in place: a caller that reuses the vector keeps its capacity, so
+  // the executor's steps allocate no vectors.
+  KernelContext kc{op, inputs, attrs, std::move(outputs)};
   try {
     kernel(kc);
   } catch (const OpError& e) {
@@ -46,11 +70,11 @@ std::vector<Tensor> execute(const OpDef& op, const std::vector<Tensor>& inputs, 
   } catch (const std::bad_alloc&) {
     throw_error(Code::kResourceExhausted, "OOM when running ", op.name, op_suffix(op));
   }
-  return std::move(kc.outputs);
+  outputs = std::move(kc.outputs);
 }
 
-Tensor execute1(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs) {
-  std::vector<Tensor> out = execute(op, inputs, attrs);
+Tensor execute1(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs, const std::string& name) {
+  std::vector<Tensor> out = execute(op, inputs, attrs, name);
   if (out.size() != 1) throw_error(Code::kInternal, op.name, " returned ", out.size(), " outputs, expected 1");
   return std::move(out[0]);
 }

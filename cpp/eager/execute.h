@@ -9,10 +9,22 @@
 
 namespace ef {
 
-std::vector<Tensor> execute(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs);
+// `name` names the graph node in graph mode (default: the op type); eager mode ignores it.
+std::vector<Tensor> execute(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs,
+                            const std::string& name = std::string());
 
 // Single-output convenience used by the binding fast paths.
-Tensor execute1(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs);
+Tensor execute1(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs,
+                const std::string& name = std::string());
+
+// Runs the op's kernel now (eager mode, and the graph executor's per-node call).
+std::vector<Tensor> run_kernel(const OpDef& op, KernelFn kernel, const std::vector<Tensor>& inputs,
+                               const Attrs& attrs);
+// Same, writing into `outputs` (cleared first; its capacity is reused across calls).
+void run_kernel_into(const OpDef& op, KernelFn kernel, const std::vector<Tensor>& inputs, const Attrs& attrs,
+                     std::vector<Tensor>& outputs);
+// The kernel for `op` on the context's device (CPU as the soft-placement fallback).
+KernelFn select_kernel(const OpDef& op);
 
 // Runs shape/dtype inference for `op` on concrete inputs (tests compare it with kernels).
 InferContext infer(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs);

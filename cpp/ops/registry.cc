@@ -5,6 +5,7 @@
 #include <memory>
 #include <mutex>
 
+#include "core/buffer_pool.h"
 #include "core/errors.h"
 
 namespace ef {
@@ -58,6 +59,12 @@ std::vector<const OpDef*> all_ops() {
 
 TensorImpl* KernelContext::allocate_output(size_t i, DType dtype, const Shape& shape) {
   if (outputs.size() <= i) outputs.resize(i + 1);
+  if (BufferPool* pool = current_buffer_pool()) {  // inside a plan run: reuse a released buffer
+    if (Tensor t = pool->make(dtype, shape)) {
+      outputs[i] = std::move(t);
+      return outputs[i].get();
+    }
+  }
   outputs[i] = TensorImpl::empty(dtype, shape);
   return outputs[i].get();
 }

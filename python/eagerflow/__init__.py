@@ -17,9 +17,8 @@ from eagerflow import math, nn, linalg, random, strings, config
 newaxis = None
 
 
-def executing_eagerly():
-    """True outside tf.function tracing (eager execution is on by default)."""
-    return True
+from eagerflow.framework.ops import Graph, Operation, executing_eagerly, get_default_graph, init_scope
+from eagerflow.function import TensorSpec
 
 # --- elementwise: top-level names (add, multiply, cast, ...) from ops/math_ops.py ---
 from eagerflow import bitwise
@@ -45,3 +44,9 @@ from eagerflow.ops.creation_ops import eye, fill, linspace, one_hot, ones, ones_
 from eagerflow.function import function
 from eagerflow.ops.variables import Variable, VariableAggregation, VariableSynchronization
 from eagerflow.framework.device import device
+# --- tf.print (ops/logging_ops.py) ---
+from eagerflow.ops.logging_ops import print_v2 as print
+# --- TF1 compatibility (tf.compat.v1), tf.name_scope, tf.no_op ---
+from eagerflow import compat
+from eagerflow.framework.ops import name_scope
+from eagerflow.ops.no_op import no_op

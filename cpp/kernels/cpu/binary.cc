@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "kernels/cpu/broadcast.h"
+#include "kernels/cpu/elementwise_blocks.h"
 #include "ops/op_util.h"
 
 namespace ef {
@@ -118,12 +119,17 @@ TensorImpl* prepare(KernelContext& c, unsigned types, DType out_dtype = DType::k
 
 #define EF_UNSUPPORTED(c) check_type(c.op, c.input(0)->dtype(), 0)
 
-// Defines a kernel that applies EXPR (over `a`, `b` of type T) for the dtypes in DISPATCH.
+// Defines a functor FN_op applying EXPR (over `a`, `b` of type T) and a kernel running it for
+// the dtypes in DISPATCH. The functor is also the op's block function for fusion.
 #define EF_BINARY_KERNEL(FN, TYPES, DISPATCH, EXPR)                                      \
+  struct FN##_op {                                                                        \
+    template <class T>                                                                    \
+    T operator()(T a, T b) const { return EXPR; }                                         \
+  };                                                                                      \
   void FN(KernelContext& c) {                                                             \
     TensorImpl* out = prepare(c, TYPES);                                                  \
     DISPATCH(out->dtype(), EF_UNSUPPORTED(c),                                             \
-             binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return EXPR; })); \
+             binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return FN##_op()(a, b); })); \
   }
 
 #define EF_DISPATCH_NUMERIC(DTYPE, DEFAULT, ...)      \
@@ -164,13 +170,21 @@ EF_BINARY_KERNEL(left_shift_kernel, kTypesInt, EF_DISPATCH_INT,
                  static_cast<T>(static_cast<WideUnsigned<T>>(static_cast<Unsigned<T>>(a)) << shift_count(b)))
 EF_BINARY_KERNEL(right_shift_kernel, kTypesInt, EF_DISPATCH_INT, static_cast<T>(a >> shift_count(b)))
 
+struct squared_difference_op {
+  template <class T>
+  T operator()(T a, T b) const { return squared_difference(a, b); }
+};
 void squared_difference_kernel(KernelContext& c) {
   TensorImpl* out = prepare(c, kTypesNumeric);
   EF_DISPATCH_NUMERIC(out->dtype(), EF_UNSUPPORTED(c),
                       binary_loop<T, T, T>(*c.input(0), *c.input(1), *out,
-                                           [](T a, T b) -> T { return squared_difference(a, b); }));
+                                           [](T a, T b) -> T { return squared_difference_op()(a, b); }));
 }
 
+struct add_op {
+  template <class T>
+  T operator()(T a, T b) const { return wrap_add(a, b); }
+};
 void add_kernel(KernelContext& c) {
   TensorImpl* out = prepare(c, kTypesNumeric | kTypesString);
   if (out->dtype() == DType::kString) {
@@ -179,8 +193,17 @@ void add_kernel(KernelContext& c) {
     return;
   }
   EF_DISPATCH_NUMERIC(out->dtype(), EF_UNSUPPORTED(c),
-                      binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return wrap_add(a, b); }));
+                      binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return add_op()(a, b); }));
 }
+
+struct floor_div_op {
+  template <class T>
+  T operator()(T a, T b) const { return floor_div(a, b); }
+};
+struct floor_mod_op {
+  template <class T>
+  T operator()(T a, T b) const { return floor_mod(a, b); }
+};
 
 template <typename T>
 T div_value(T a, T b) {
@@ -191,11 +214,15 @@ T div_value(T a, T b) {
   }
 }
 
+struct real_div_op {
+  template <class T>
+  T operator()(T a, T b) const { return div_value(a, b); }
+};
 void real_div_kernel(KernelContext& c) {
   TensorImpl* out = prepare(c, kTypesNumeric);
   EF_DISPATCH_NUMERIC(out->dtype(), EF_UNSUPPORTED(c), {
     check_int_divisor<T>(*c.input(1));
-    binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return div_value(a, b); });
+    binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return real_div_op()(a, b); });
   });
 }
 
@@ -203,7 +230,7 @@ void floor_div_kernel(KernelContext& c) {
   TensorImpl* out = prepare(c, kTypesReal);
   EF_DISPATCH_REAL(out->dtype(), EF_UNSUPPORTED(c), {
     check_int_divisor<T>(*c.input(1));
-    binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return floor_div(a, b); });
+    binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return floor_div_op()(a, b); });
   });
 }
 
@@ -211,9 +238,15 @@ void floor_mod_kernel(KernelContext& c) {
   TensorImpl* out = prepare(c, kTypesReal);
   EF_DISPATCH_REAL(out->dtype(), EF_UNSUPPORTED(c), {
     check_int_divisor<T>(*c.input(1));
-    binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return floor_mod(a, b); });
+    binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return floor_mod_op()(a, b); });
   });
 }
+
+// Float pow (integer pow checks its exponents first, so it is not a block function).
+struct float_pow_op {
+  template <class T>
+  T operator()(T a, T b) const { return std::pow(a, b); }
+};
 
 template <typename T>
 void pow_typed(KernelContext& c, TensorImpl* out) {
@@ -227,7 +260,7 @@ void pow_typed(KernelContext& c, TensorImpl* out) {
   } else if constexpr (std::is_same_v<T, half>) {
     binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return T(std::pow(float(a), float(b))); });
   } else {
-    binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return std::pow(a, b); });
+    binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return float_pow_op()(a, b); });
   }
 }
 
@@ -315,6 +348,51 @@ EF_REGISTER_CPU_KERNEL("Greater", greater_kernel);
 EF_REGISTER_CPU_KERNEL("GreaterEqual", greater_equal_kernel);
 EF_REGISTER_CPU_KERNEL("Equal", equal_kernel);
 EF_REGISTER_CPU_KERNEL("NotEqual", not_equal_kernel);
+
+// ---- block functions for elementwise fusion (graph/passes/fusion.cc) ----
+
+// out[i] = F(a[i], b[i]): the per-element expression of the eager kernel (binary_loop applies
+// the same functor, also when one operand is a broadcast scalar).
+template <class F, class T>
+void binary_block(const T* a, const T* b, T* out, int64_t n) {
+  const F f;
+  for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b[i]);
+}
+
+// kFloats: float32/float64 only (integer division and pow can fail, so they are not fused).
+enum BlockTypes { kBlockFloats = 1, kBlockInts = 2, kBlockAll = 3 };
+
+template <class F, int Types>
+struct BinaryBlockRegistrar {
+  explicit BinaryBlockRegistrar(const char* name) {
+    if constexpr ((Types & kBlockFloats) != 0) {
+      register_binary_block<float>(name, binary_block<F, float>);
+      register_binary_block<double>(name, binary_block<F, double>);
+    }
+    if constexpr ((Types & kBlockInts) != 0) {
+      register_binary_block<int32_t>(name, binary_block<F, int32_t>);
+      register_binary_block<int64_t>(name, binary_block<F, int64_t>);
+    }
+  }
+};
+#define EF_REGISTER_BINARY_BLOCK(NAME, F, TYPES) \
+  static BinaryBlockRegistrar<F, TYPES> EF_CONCAT(ef_binary_block_, __COUNTER__)(NAME)
+
+EF_REGISTER_BINARY_BLOCK("AddV2", add_op, kBlockAll);
+EF_REGISTER_BINARY_BLOCK("Sub", sub_kernel_op, kBlockAll);
+EF_REGISTER_BINARY_BLOCK("Mul", mul_kernel_op, kBlockAll);
+EF_REGISTER_BINARY_BLOCK("RealDiv", real_div_op, kBlockFloats);
+EF_REGISTER_BINARY_BLOCK("FloorDiv", floor_div_op, kBlockFloats);
+EF_REGISTER_BINARY_BLOCK("FloorMod", floor_mod_op, kBlockFloats);
+EF_REGISTER_BINARY_BLOCK("Pow", float_pow_op, kBlockFloats);
+EF_REGISTER_BINARY_BLOCK("Maximum", maximum_kernel_op, kBlockAll);
+EF_REGISTER_BINARY_BLOCK("Minimum", minimum_kernel_op, kBlockAll);
+EF_REGISTER_BINARY_BLOCK("SquaredDifference", squared_difference_op, kBlockAll);
+EF_REGISTER_BINARY_BLOCK("BitwiseAnd", bitwise_and_kernel_op, kBlockInts);
+EF_REGISTER_BINARY_BLOCK("BitwiseOr", bitwise_or_kernel_op, kBlockInts);
+EF_REGISTER_BINARY_BLOCK("BitwiseXor", bitwise_xor_kernel_op, kBlockInts);
+EF_REGISTER_BINARY_BLOCK("LeftShift", left_shift_kernel_op, kBlockInts);
+EF_REGISTER_BINARY_BLOCK("RightShift", right_shift_kernel_op, kBlockInts);
 
 }  // namespace
 }  // namespace ef

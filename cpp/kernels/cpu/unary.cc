@@ -19,6 +19,7 @@
 #include <Eigen/Core>
 
 #include "kernels/cpu/broadcast.h"
+#include "kernels/cpu/elementwise_blocks.h"
 #include "ops/math_unary_ops.h"
 #include "ops/op_util.h"
 
@@ -105,6 +106,19 @@ bool exp_safe(S x) {
   return std::abs(x) <= kExpSafe<S>;
 }
 
+// One contiguous block of Op on one thread, for float/double and integer types: the eager
+// kernel runs it per chunk and the fused elementwise kernel per cache-sized block (`in` and
+// `out` must not alias: the fixup pass rereads the inputs).
+template <class Op, class T>
+void unary_block(const T* in, T* out, int64_t n) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    ArrayMap<T>(out, n) = Op::array(ConstArrayMap<T>(in, n));
+    fixup<Op>(in, out, n);
+  } else {
+    for (int64_t i = 0; i < n; ++i) out[i] = Op::template integer<T>(in[i]);
+  }
+}
+
 // Runs Op over [0, n) for one dtype. Each Op provides array(a) for float/double Eigen arrays
 // and, where its dtype set needs them, integer(x) and complex(z).
 template <class Op, class T>
@@ -112,12 +126,7 @@ void apply_unary(const T* in, T* out, int64_t n) {
   constexpr int64_t grain = Op::kHeavy ? kHeavyGrain : kElementwiseGrain;
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
     for_range(
-        n,
-        [&](int64_t s, int64_t e) {
-          ArrayMap<T>(out + s, e - s) = Op::array(ConstArrayMap<T>(in + s, e - s));
-          fixup<Op>(in + s, out + s, e - s);
-        },
-        grain);
+        n, [&](int64_t s, int64_t e) { unary_block<Op, T>(in + s, out + s, e - s); }, grain);
   } else if constexpr (std::is_same_v<T, half>) {
     for_range(
         n,
@@ -137,11 +146,26 @@ void apply_unary(const T* in, T* out, int64_t n) {
       for (int64_t i = s; i < e; ++i) out[i] = Op::complex(in[i]);
     }, kHeavyGrain);
   } else {
-    for_range(n, [&](int64_t s, int64_t e) {
-      for (int64_t i = s; i < e; ++i) out[i] = Op::template integer<T>(in[i]);
-    });
+    for_range(n, [&](int64_t s, int64_t e) { unary_block<Op, T>(in + s, out + s, e - s); });
   }
 }
+
+// Registers Op's block functions for the fused kernel's dtypes that the eager kernel supports.
+template <class Op, const UnaryTypes& Types>
+struct UnaryBlockRegistrar {
+  explicit UnaryBlockRegistrar(const char* name) {
+    add<float>(name);
+    add<double>(name);
+    add<int32_t>(name);
+    add<int64_t>(name);
+  }
+  template <class T>
+  static void add(const char* name) {
+    if constexpr ((Types.kernels & dtype_bit(DTypeOf<T>::value)) != 0) register_unary_block<T>(name, unary_block<Op, T>);
+  }
+};
+#define EF_REGISTER_UNARY_BLOCK(NAME, OP, TYPES) \
+  static UnaryBlockRegistrar<OP, TYPES> EF_CONCAT(ef_unary_block_, __COUNTER__)(NAME)
 
 template <class Op, const UnaryTypes& Types>
 void unary_kernel(KernelContext& c) {
@@ -405,6 +429,33 @@ EF_REGISTER_CPU_KERNEL("IsInf", float_predicate_kernel<1>);
 EF_REGISTER_CPU_KERNEL("IsFinite", float_predicate_kernel<2>);
 EF_REGISTER_CPU_KERNEL("LogicalNot", logical_not_kernel);
 EF_REGISTER_CPU_KERNEL("ComplexAbs", complex_abs_kernel);
+
+// Block functions for elementwise fusion (graph/passes/fusion.cc).
+EF_REGISTER_UNARY_BLOCK("Neg", Neg, ut::kNeg);
+EF_REGISTER_UNARY_BLOCK("Abs", Abs, ut::kAbs);
+EF_REGISTER_UNARY_BLOCK("Sign", Sign, ut::kNeg);
+EF_REGISTER_UNARY_BLOCK("Exp", Exp, ut::kFloatComplex);
+EF_REGISTER_UNARY_BLOCK("Expm1", Expm1, ut::kFloatComplex);
+EF_REGISTER_UNARY_BLOCK("Log", Log, ut::kFloatComplex);
+EF_REGISTER_UNARY_BLOCK("Log1p", Log1p, ut::kFloatComplex);
+EF_REGISTER_UNARY_BLOCK("Sqrt", Sqrt, ut::kFloatComplex);
+EF_REGISTER_UNARY_BLOCK("Rsqrt", Rsqrt, ut::kFloatComplex);
+EF_REGISTER_UNARY_BLOCK("Square", Square, ut::kSquare);
+EF_REGISTER_UNARY_BLOCK("Reciprocal", Reciprocal, ut::kReciprocal);
+EF_REGISTER_UNARY_BLOCK("Tanh", Tanh, ut::kFloatComplex);
+EF_REGISTER_UNARY_BLOCK("Sigmoid", Sigmoid, ut::kFloatComplex);
+EF_REGISTER_UNARY_BLOCK("Sin", Sin, ut::kFloatComplex);
+EF_REGISTER_UNARY_BLOCK("Cos", Cos, ut::kFloatComplex);
+EF_REGISTER_UNARY_BLOCK("Tan", Tan, ut::kFloatComplex);
+EF_REGISTER_UNARY_BLOCK("Floor", Floor, ut::kFloat);
+EF_REGISTER_UNARY_BLOCK("Ceil", Ceil, ut::kFloat);
+EF_REGISTER_UNARY_BLOCK("Round", Round, ut::kRound);
+EF_REGISTER_UNARY_BLOCK("Relu", Relu, ut::kRelu);
+EF_REGISTER_UNARY_BLOCK("Relu6", Relu6, ut::kRelu6);
+EF_REGISTER_UNARY_BLOCK("Elu", Elu, ut::kEluFamily);
+EF_REGISTER_UNARY_BLOCK("Selu", Selu, ut::kEluFamily);
+EF_REGISTER_UNARY_BLOCK("Softplus", Softplus, ut::kEluFamily);
+EF_REGISTER_UNARY_BLOCK("Invert", Invert, ut::kInvert);
 
 }  // namespace
 }  // namespace ef

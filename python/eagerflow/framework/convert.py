@@ -204,6 +204,14 @@ def constant(value, dtype=None, shape=None, name=None):
     else:
         t = value._as_tensor() if hasattr(value, "_as_tensor") else _core.convert_to_tensor(value)
     if shape is not None:
+        t = _reshape_to(t, shape, value)
+    if _core.current_graph() is not None:
+        return _core.graph_constant(t, name or "Const")
+    return t
+
+
+def _reshape_to(t, shape, value):
+    if True:
         from eagerflow.framework.tensor_shape import TensorShape
         shape = TensorShape(shape).as_list()
         n = t._num_elements()

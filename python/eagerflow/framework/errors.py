@@ -92,3 +92,7 @@ _core.set_error_classes(_CODE_TO_CLASS)
 
 def exception_type_from_error_code(error_code):
     return _CODE_TO_CLASS[error_code]
+
+
+class OperatorNotAllowedInGraphError(TypeError):
+    """A Python operation (bool(), iteration) on a symbolic tensor that only works eagerly."""

@@ -12,14 +12,14 @@ def op_def(name):
     return d
 
 
-def execute(name, inputs, attrs=None):
-    """Runs op `name` and returns its list of outputs."""
-    return _core.execute(op_def(name), inputs, attrs)
+def execute(name, inputs, attrs=None, node_name=None):
+    """Runs op `name` and returns its list of outputs (`node_name` names the node in a graph)."""
+    return _core.execute(op_def(name), inputs, attrs, node_name)
 
 
-def execute1(name, inputs, attrs=None):
+def execute1(name, inputs, attrs=None, node_name=None):
     """Runs single-output op `name` and returns the output tensor."""
-    return _core.execute1(op_def(name), inputs, attrs)
+    return _core.execute1(op_def(name), inputs, attrs, node_name)
 
 
 convert_to_tensor = _core.convert_to_tensor  # (value, dtype_hint_enum=None), fast C++ path

@@ -58,7 +58,7 @@ def _cast(x, dtype):
 
 def reshape(tensor, shape, name=None):
     """tf.reshape: same elements, new shape (one dim may be -1); no copy."""
-    return execute1("Reshape", [_t(tensor), _shape_tensor(shape)])
+    return execute1("Reshape", [_t(tensor), _shape_tensor(shape)], None, name)
 
 
 def transpose(a, perm=None, conjugate=False, name="transpose"):
@@ -169,7 +169,7 @@ def broadcast_to(input, shape, name=None):
 
 def identity(input, name=None):
     """tf.identity: a tensor with the same value."""
-    return execute1("Identity", [_t(input)])
+    return execute1("Identity", [_t(input)], None, name)
 
 
 def shape(input, out_type=None, name=None):

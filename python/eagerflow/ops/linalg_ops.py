@@ -23,7 +23,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     complex_ = a.dtype.is_complex
     if a.ndim <= 2 and b.ndim <= 2 and not (complex_ and (adjoint_a or adjoint_b)):
         return _execute.execute1("MatMul", [a, b], {"transpose_a": bool(transpose_a or adjoint_a),
-                                                   "transpose_b": bool(transpose_b or adjoint_b)})
+                                                   "transpose_b": bool(transpose_b or adjoint_b)}, name)
     if complex_ and (transpose_a or transpose_b):
         # adj(conj(x)) is the plain transpose of x.
         if transpose_a:

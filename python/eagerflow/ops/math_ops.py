@@ -22,13 +22,13 @@ def _tensor(x):
 
 def _binary(op):
     def fn(x, y, name=None):
-        return execute1(op, binary_inputs(x, y))
+        return execute1(op, binary_inputs(x, y), None, name)
     return fn
 
 
 def _unary(op):
     def fn(x, name=None):
-        return execute1(op, [_tensor(x)])
+        return execute1(op, [_tensor(x)], None, name)
     return fn
 
 
@@ -191,7 +191,7 @@ def cast(x, dtype, name=None):
     x = _tensor(x)
     if x.dtype == dtype:
         return x
-    return execute1("Cast", [x], {"DstT": dtype})
+    return execute1("Cast", [x], {"DstT": dtype}, name)
 
 
 def _bound(v, dtype):

@@ -28,47 +28,47 @@ def _axes(x, axis):
     return convert.convert_to_tensor(axis, dtype=dtypes.int32)
 
 
-def _reduce(op, input_tensor, axis, keepdims, dtype=None):
+def _reduce(op, input_tensor, axis, keepdims, dtype=None, name=None):
     if dtype is not None and not isinstance(input_tensor, _core.Tensor):
         x = convert.convert_to_tensor(input_tensor, dtype=dtype)  # the op takes only `dtype`
     else:
         x = _execute.convert_to_tensor(input_tensor)
-    return _execute.execute1(op, [x, _axes(x, axis)], {"keep_dims": bool(keepdims)})
+    return _execute.execute1(op, [x, _axes(x, axis)], {"keep_dims": bool(keepdims)}, name)
 
 
 def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
     """Sum of elements across dimensions (all of them when axis is None)."""
-    return _reduce("Sum", input_tensor, axis, keepdims)
+    return _reduce("Sum", input_tensor, axis, keepdims, name=name)
 
 
 def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
     """Mean across dimensions; integer means truncate like TF's."""
-    return _reduce("Mean", input_tensor, axis, keepdims)
+    return _reduce("Mean", input_tensor, axis, keepdims, name=name)
 
 
 def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
     """Product of elements across dimensions."""
-    return _reduce("Prod", input_tensor, axis, keepdims)
+    return _reduce("Prod", input_tensor, axis, keepdims, name=name)
 
 
 def reduce_max(input_tensor, axis=None, keepdims=False, name=None):
     """Maximum across dimensions (NaN propagates; empty gives the dtype's lowest value / -inf)."""
-    return _reduce("Max", input_tensor, axis, keepdims)
+    return _reduce("Max", input_tensor, axis, keepdims, name=name)
 
 
 def reduce_min(input_tensor, axis=None, keepdims=False, name=None):
     """Minimum across dimensions (NaN propagates; empty gives the dtype's highest value / inf)."""
-    return _reduce("Min", input_tensor, axis, keepdims)
+    return _reduce("Min", input_tensor, axis, keepdims, name=name)
 
 
 def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
     """Logical or across dimensions of a bool tensor."""
-    return _reduce("Any", input_tensor, axis, keepdims, dtypes.bool)
+    return _reduce("Any", input_tensor, axis, keepdims, dtypes.bool, name=name)
 
 
 def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
     """Logical and across dimensions of a bool tensor."""
-    return _reduce("All", input_tensor, axis, keepdims, dtypes.bool)
+    return _reduce("All", input_tensor, axis, keepdims, dtypes.bool, name=name)
 
 
 def _require_floating(x, op_name):

@@ -10,6 +10,7 @@ import numpy as np
 from eagerflow import _core
 from eagerflow.framework import dtypes
 from eagerflow.framework import errors
+from eagerflow.ops import _execute
 from eagerflow.framework.convert import convert_to_tensor
 from eagerflow.framework.tensor import _numpy_text, _Reference
 from eagerflow.framework.tensor_shape import TensorShape
@@ -82,7 +83,9 @@ class Variable:
                              "synchronization=VariableSynchronization.ON_READ.")
         if trainable is None:
             trainable = synchronization != VariableSynchronization.ON_READ
-        self._value_tensor = value
+        # The state lives in C++ behind a resource handle, so graphs read it live (ReadVariableOp).
+        self._handle = _core.new_variable_handle(
+            value, [-1 if d is None else d for d in self._shape.as_list()] if self._shape.rank is not None else None)
         self._dtype = value.dtype
         self._trainable = bool(trainable)
         self._name = ("Variable" if name is None else str(name)) + ":0"
@@ -132,6 +135,14 @@ class Variable:
         raise RuntimeError("This property is not supported when eager execution is enabled.")
 
     # --- reading ------------------------------------------------------------------------------
+    @property
+    def handle(self):
+        return self._handle
+
+    @property
+    def _value_tensor(self):
+        return _execute.execute1("ReadVariableOp", [self._handle], {"dtype": self._dtype}, "ReadVariableOp")
+
     def value(self):
         """The current value as a Tensor."""
         return self._value_tensor
@@ -164,18 +175,12 @@ class Variable:
         if not self._shape.is_compatible_with(new_shape):
             raise ValueError(f"Cannot assign value to variable ' {self._name}': Shape mismatch.The variable shape "
                              f"{self._shape}, and the assigned value shape {new_shape} are incompatible.")
-        self._value_tensor = t
+        _execute.execute("AssignVariableOp", [self._handle, t], {"dtype": self._dtype}, "AssignVariableOp")
         return self._result(read_value)
 
     def _update(self, op_name, tf_op_name, delta, read_value):
         t = self._converted(delta)
-        cur = self._value_tensor
-        if t._shape_tuple != cur._shape_tuple:
-            raise errors.InvalidArgumentError(
-                None, None, f"Cannot update variable with shape {_list_text(cur._shape_tuple)} using a Tensor with "
-                f"shape {_list_text(t._shape_tuple)}, shapes must be equal. [Op:{tf_op_name}]")
-        from eagerflow.ops._execute import execute1
-        self._value_tensor = execute1(op_name, [cur, t])
+        _execute.execute(tf_op_name, [self._handle, t], {"dtype": self._dtype}, tf_op_name)
         return self._result(read_value)
 
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
@@ -265,9 +270,9 @@ class _UnreadVariable(Variable):
     def _value_tensor(self):
         return self._parent._value_tensor
 
-    @_value_tensor.setter
-    def _value_tensor(self, t):
-        self._parent._value_tensor = t
+    @property
+    def _handle(self):
+        return self._parent._handle
 
 
 Variable.__module__ = "eagerflow"

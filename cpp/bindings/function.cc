@@ -1,0 +1,173 @@
+// tf.function's call fast path in C++: one call computes the trace key of the arguments (dtype and
+// shape of tensors, values of Python scalars), finds the compiled plan and runs it with the GIL
+// released (kept for a few tiny elementwise steps, see Plan::light). Anything it cannot key (nested structures, kwargs, Variables, ...) goes to Python.
+#include <pybind11/stl.h>
+
+#include <cstring>
+
+#include "bindings/bindings.h"
+#include "bindings/convert.h"
+#include "bindings/plan_ref.h"
+#include "eager/context.h"
+
+namespace ef {
+
+namespace {
+
+bool g_run_functions_eagerly = false;  // tf.config.run_functions_eagerly
+
+// Entries per Function kept in C++; further signatures still work through the Python cache.
+constexpr size_t kMaxEntries = 64;
+
+struct CallEntry {
+  std::string key;
+  PlanRef plan;
+  std::vector<Tensor> captures;  // appended to the arguments' tensors (plan feeds order)
+  int out_mode = 0;              // 0: returns None, 1: one tensor, 2: packer(list of outputs)
+  py::object packer;
+};
+
+template <typename T>
+void put(std::string& key, T v) {
+  key.append(reinterpret_cast<const char*>(&v), sizeof(T));
+}
+
+// The tensor held by a Python Tensor object (exact type: read the holder without a type lookup).
+const Tensor& tensor_of(PyObject* o) {
+  auto* inst = reinterpret_cast<py::detail::instance*>(o);
+  return inst->get_value_and_holder().holder<Tensor>();
+}
+
+// Appends the key of `args` to `key` and their tensors to `feeds` (when given). False when an
+// argument is not a tensor or Python scalar: the caller takes the general path.
+bool encode_args(PyObject* args, std::string& key, std::vector<Tensor>* feeds) {
+  const Py_ssize_t n = PyTuple_GET_SIZE(args);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* o = PyTuple_GET_ITEM(args, i);
+    if (Py_TYPE(o) == g_tensor_type) {
+      const Tensor& t = tensor_of(o);
+      if (t->is_symbolic()) return false;
+      const Shape& s = t->shape();
+      key.push_back('T');
+      key.push_back(static_cast<char>(t->dtype()));
+      key.push_back(static_cast<char>(s.rank()));
+      key.append(reinterpret_cast<const char*>(s.begin()), sizeof(int64_t) * static_cast<size_t>(s.rank()));
+      if (feeds) feeds->push_back(t);
+    } else if (o == Py_None) {
+      key.push_back('N');
+    } else if (PyBool_Check(o)) {
+      key.push_back(o == Py_True ? 'B' : 'b');
+    } else if (PyLong_CheckExact(o)) {
+      int overflow = 0;
+      long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+      if (overflow) return false;
+      key.push_back('i');
+      put(key, v);
+    } else if (PyFloat_CheckExact(o)) {
+      key.push_back('f');
+      put(key, PyFloat_AS_DOUBLE(o));
+    } else if (PyUnicode_CheckExact(o)) {
+      Py_ssize_t len = 0;
+      const char* s = PyUnicode_AsUTF8AndSize(o, &len);
+      if (!s) {
+        PyErr_Clear();
+        return false;
+      }
+      key.push_back('s');
+      put(key, static_cast<int64_t>(len));
+      key.append(s, static_cast<size_t>(len));
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+class FunctionCache {
+ public:
+  // Runs the cached plan for `args`, or returns NotImplemented (no entry, eager mode, building a
+  // graph: the caller takes the Python path).
+  py::object call(const py::tuple& args) {
+    py::object miss = py::reinterpret_borrow<py::object>(Py_NotImplemented);
+    // A call inside graph building joins the outer graph; a future gradient tape also goes here.
+    if (g_run_functions_eagerly || thread_context().graph) return miss;
+    thread_local std::string key;  // only used before the plan runs, so re-entry is harmless
+    key.clear();
+    std::vector<Tensor> feeds;
+    feeds.reserve(PyTuple_GET_SIZE(args.ptr()) + 4);
+    if (!encode_args(args.ptr(), key, &feeds)) return miss;
+    std::shared_ptr<CallEntry> e = find(key);
+    if (!e) return miss;
+    feeds.insert(feeds.end(), e->captures.begin(), e->captures.end());
+    std::vector<Tensor> out;
+    if (e->plan.plan->light()) {
+      out = e->plan.plan->run(feeds);
+    } else {
+      py::gil_scoped_release release;
+      out = e->plan.plan->run(feeds);
+    }
+    switch (e->out_mode) {
+      case 0: return py::none();
+      case 1: return py::cast(std::move(out[0]));
+      default: return e->packer(py::cast(std::move(out)));
+    }
+  }
+
+  // Remembers `plan` for calls with arguments like `args`; false when `args` cannot be keyed.
+  bool add(const py::tuple& args, const PlanRef& plan, std::vector<Tensor> captures, int out_mode,
+           py::object packer) {
+    std::string key;
+    if (!encode_args(args.ptr(), key, nullptr)) return false;
+    if (find(key)) return true;
+    if (entries_.size() >= kMaxEntries) return false;
+    auto e = std::make_shared<CallEntry>();
+    e->key = std::move(key);
+    e->plan = plan;
+    e->captures = std::move(captures);
+    e->out_mode = out_mode;
+    e->packer = std::move(packer);
+    entries_.push_back(std::move(e));
+    return true;
+  }
+
+  // The key `args` would have (bytes), or None: for tests and debugging.
+  py::object key_of(const py::tuple& args) {
+    std::string key;
+    if (!encode_args(args.ptr(), key, nullptr)) return py::none();
+    return py::bytes(key);
+  }
+
+  void clear() { entries_.clear(); }
+  size_t size() const { return entries_.size(); }
+
+ private:
+  std::shared_ptr<CallEntry> find(const std::string& key) {
+    if (last_ < entries_.size() && entries_[last_]->key == key) return entries_[last_];
+    for (size_t i = 0; i < entries_.size(); ++i) {
+      if (entries_[i]->key == key) {
+        last_ = i;
+        return entries_[i];
+      }
+    }
+    return nullptr;
+  }
+
+  std::vector<std::shared_ptr<CallEntry>> entries_;
+  size_t last_ = 0;
+};
+
+}  // namespace
+
+void init_function(py::module_& m) {
+  py::class_<FunctionCache>(m, "FunctionCache")
+      .def(py::init<>())
+      .def("call", &FunctionCache::call)
+      .def("add", &FunctionCache::add)
+      .def("key_of", &FunctionCache::key_of)
+      .def("clear", &FunctionCache::clear)
+      .def("__len__", &FunctionCache::size);
+  m.def("set_run_functions_eagerly", [](bool v) { g_run_functions_eagerly = v; });
+  m.def("functions_run_eagerly", [] { return g_run_functions_eagerly; });
+}
+
+}  // namespace ef

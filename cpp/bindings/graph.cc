@@ -1,0 +1,230 @@
+// Graph bindings: graphs, nodes, graph-building mode, and compiled plans.
+#include <pybind11/stl.h>
+
+#include "bindings/bindings.h"
+#include "bindings/convert.h"
+#include "bindings/plan_ref.h"
+#include "core/errors.h"
+#include "eager/context.h"
+#include "eager/execute.h"
+#include "graph/executor.h"
+#include "graph/graph.h"
+#include "graph/passes/optimize.h"
+#include "ops/resource_ops.h"
+
+namespace ef {
+
+namespace {
+
+// A node handle that keeps its graph alive.
+struct NodeRef {
+  std::shared_ptr<Graph> graph;
+  Node* node;
+};
+
+NodeRef ref_of(Graph& g, Node* n) { return NodeRef{g.shared_from_this(), n}; }
+
+py::object attr_to_python(const AttrValue& v) {
+  return std::visit(
+      [](const auto& x) -> py::object {
+        using X = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<X, std::monostate>) {
+          return py::none();
+        } else if constexpr (std::is_same_v<X, DType>) {
+          return py::int_(static_cast<int>(x));
+        } else if constexpr (std::is_same_v<X, Shape>) {
+          if (!x.rank_known()) return py::none();
+          return py::cast(x.to_vector());
+        } else {
+          return py::cast(x);
+        }
+      },
+      v);
+}
+
+}  // namespace
+
+void init_graph(py::module_& m) {
+  py::class_<Graph, std::shared_ptr<Graph>>(m, "Graph")
+      .def(py::init([] { return Graph::create(); }))
+      .def_readwrite("name", &Graph::name)
+      .def_readwrite("auto_control_deps", &Graph::auto_control_deps)
+      .def("set_outer", [](Graph& g, std::shared_ptr<Graph> outer) { g.outer = outer.get(); })
+      .def("nodes", [](Graph& g) {
+        std::vector<NodeRef> out;
+        for (auto& n : g.nodes()) out.push_back(ref_of(g, n.get()));
+        return out;
+      })
+      .def("num_nodes", [](Graph& g) { return g.nodes().size(); })
+      .def("find", [](Graph& g, const std::string& name) -> py::object {
+        Node* n = g.find(name);
+        return n ? py::cast(ref_of(g, n)) : py::none();
+      })
+      .def("unique_name", &Graph::unique_name)
+      .def_property_readonly("id", [](Graph& g) { return reinterpret_cast<uintptr_t>(&g); })
+      .def("push_name_scope", &Graph::push_name_scope)
+      .def("pop_name_scope", &Graph::pop_name_scope)
+      // The current name scope as one string ("outer/inner"; "" at the top level).
+      .def_property(
+          "name_scope",
+          [](Graph& g) {
+            std::string s = g.scoped("");
+            return s.empty() ? s : s.substr(0, s.size() - 1);
+          },
+          [](Graph& g, const std::string& scope) {
+            while (!g.scoped("").empty()) g.pop_name_scope();
+            if (!scope.empty()) g.push_name_scope(scope);
+          })
+      // The newest node (the Operation of an op call that has no outputs, like NoOp).
+      .def("last_node", [](Graph& g) -> py::object {
+        if (g.nodes().empty()) return py::none();
+        return py::cast(ref_of(g, g.nodes().back().get()));
+      })
+      .def("add_placeholder", [](Graph& g, int dtype, py::object dims, const std::string& name) {
+        Shape s = dims.is_none() ? Shape::unknown_rank() : Shape(dims.cast<std::vector<int64_t>>());
+        Node* n = g.add_placeholder(static_cast<DType>(dtype), s, name);
+        return g.output(n, 0);
+      })
+      .def("captures", [](Graph& g) {
+        std::vector<std::pair<Tensor, Tensor>> out;
+        for (auto& c : g.captures) out.emplace_back(c.first, g.output(c.second, 0));
+        return out;
+      })
+      .def("stateful_nodes", [](Graph& g) {
+        std::vector<NodeRef> out;
+        for (Node* n : g.stateful_nodes()) out.push_back(ref_of(g, n));
+        return out;
+      });
+
+  py::class_<NodeRef>(m, "Node")
+      .def_property_readonly("name", [](const NodeRef& r) { return r.node->name; })
+      .def_property_readonly("type", [](const NodeRef& r) { return r.node->type(); })
+      .def_property_readonly("id", [](const NodeRef& r) { return r.node->id; })
+      .def_property_readonly("graph", [](const NodeRef& r) { return r.graph; })
+      .def_property_readonly("stateful", [](const NodeRef& r) { return r.node->op->stateful; })
+      .def_property_readonly("device", [](const NodeRef& r) { return r.node->device; })
+      .def_property_readonly("num_outputs", [](const NodeRef& r) { return r.node->out_dtypes.size(); })
+      .def("inputs", [](const NodeRef& r) {
+        std::vector<Tensor> out;
+        for (const Endpoint& e : r.node->inputs) out.push_back(e.node->graph->output(e.node, e.index));
+        return out;
+      })
+      .def("outputs", [](const NodeRef& r) {
+        std::vector<Tensor> out;
+        for (size_t i = 0; i < r.node->out_dtypes.size(); ++i) out.push_back(r.graph->output(r.node, (int)i));
+        return out;
+      })
+      .def("control_inputs", [](const NodeRef& r) {
+        std::vector<NodeRef> out;
+        for (Node* c : r.node->control_inputs) out.push_back(NodeRef{r.graph, c});
+        return out;
+      })
+      .def("attrs", [](const NodeRef& r) {
+        py::dict d;
+        for (auto& kv : r.node->attrs.items()) d[py::str(kv.first)] = attr_to_python(kv.second);
+        return d;
+      })
+      .def("__eq__", [](const NodeRef& a, const NodeRef& b) { return a.node == b.node; })
+      .def("__hash__", [](const NodeRef& r) { return reinterpret_cast<uintptr_t>(r.node); });
+
+  // A new variable's resource handle holding `value`; `dims` is the declared shape (None: unknown).
+  m.def("new_variable_handle", [](const Tensor& value, py::object dims) {
+    auto st = std::make_shared<VariableState>();
+    st->value = value;
+    st->dtype = value->dtype();
+    st->shape = dims.is_none() ? Shape::unknown_rank() : Shape(dims.cast<std::vector<int64_t>>());
+    return TensorImpl::resource_handle(st);
+  });
+
+  // Graph-building mode for this thread: returns the previous graph (or None).
+  m.def("set_graph", [](py::object g) -> py::object {
+    Context& ctx = thread_context();
+    py::object prev = ctx.graph ? py::cast(ctx.graph->shared_from_this()) : py::none();
+    ctx.graph = g.is_none() ? nullptr : g.cast<std::shared_ptr<Graph>>().get();
+    return prev;
+  });
+  // tf.constant inside a graph: a Const node (named `name`) in the building graph.
+  m.def("graph_constant", [](const Tensor& value, const std::string& name) {
+    Graph* g = thread_context().graph;
+    if (!g) throw ValueError("graph_constant called outside graph building");
+    if (value->is_symbolic()) return value;
+    return g->output(g->const_node(value, name.empty() ? "Const" : name), 0);
+  });
+  m.def("current_graph", []() -> py::object {
+    Context& ctx = thread_context();
+    return ctx.graph ? py::cast(ctx.graph->shared_from_this()) : py::none();
+  });
+
+  py::class_<PlanRef>(m, "Plan")
+      .def(py::init([](std::shared_ptr<Graph> g, const std::vector<Tensor>& feeds, const std::vector<Tensor>& fetches,
+                       const std::vector<NodeRef>& targets) {
+        std::vector<Node*> feed_nodes, target_nodes;
+        std::vector<Endpoint> fetch_eps;
+        for (const Tensor& t : feeds) {
+          if (!t->is_symbolic() || t->graph() != g.get()) throw ValueError("feeds must be tensors of the graph");
+          feed_nodes.push_back(t->node());
+        }
+        for (const Tensor& t : fetches) {
+          if (!t->is_symbolic() || t->graph() != g.get())
+            throw ValueError(str_cat("Tensor ", t->is_symbolic() ? symbolic_repr(*t) : "(eager)",
+                                     " is not an element of this graph."));
+          fetch_eps.push_back({t->node(), t->output_index()});
+        }
+        for (const NodeRef& r : targets) target_nodes.push_back(r.node);
+        return PlanRef{g, std::make_shared<Plan>(*g, feed_nodes, fetch_eps, target_nodes)};
+      }))
+      .def("run", [](const PlanRef& p, const std::vector<Tensor>& feeds) {
+        py::gil_scoped_release release;
+        return p.plan->run(feeds);
+      })
+      .def("step_names", [](const PlanRef& p) { return p.plan->step_names(); })
+      .def_property_readonly("num_steps", [](const PlanRef& p) { return p.plan->num_steps(); });
+
+  // --- optimizer (graph/passes): options for plans built afterwards, and the optimized graph ---
+  m.def("set_optimizer_options", [](const py::dict& d) {
+    OptimizerOptions& o = optimizer_options();
+    for (auto kv : d) {
+      const std::string k = kv.first.cast<std::string>();
+      if (k == "pruning") o.pruning = kv.second.cast<bool>();
+      else if (k == "constant_folding") o.constant_folding = kv.second.cast<bool>();
+      else if (k == "common_subexpression_elimination") o.common_subexpression_elimination = kv.second.cast<bool>();
+      else if (k == "elementwise_fusion") o.elementwise_fusion = kv.second.cast<bool>();
+      else if (k == "memory_planning") o.memory_planning = kv.second.cast<bool>();
+      else if (k == "min_graph_nodes") o.min_graph_nodes = kv.second.cast<int>();
+      else throw ValueError(str_cat("unknown optimizer option '", k, "'"));
+    }
+  });
+  m.def("get_optimizer_options", [] {
+    const OptimizerOptions& o = optimizer_options();
+    py::dict d;
+    d["pruning"] = o.pruning;
+    d["constant_folding"] = o.constant_folding;
+    d["common_subexpression_elimination"] = o.common_subexpression_elimination;
+    d["elementwise_fusion"] = o.elementwise_fusion;
+    d["memory_planning"] = o.memory_planning;
+    d["min_graph_nodes"] = o.min_graph_nodes;
+    return d;
+  });
+  // The graph a Plan for these feeds/fetches/targets would run: (graph, feeds, fetches).
+  m.def("optimize_graph", [](std::shared_ptr<Graph> g, const std::vector<Tensor>& feeds,
+                             const std::vector<Tensor>& fetches, const std::vector<NodeRef>& targets) {
+    std::vector<Node*> feed_nodes, target_nodes;
+    std::vector<Endpoint> fetch_eps;
+    for (const Tensor& t : feeds) {
+      if (!t->is_symbolic() || t->graph() != g.get()) throw ValueError("feeds must be tensors of the graph");
+      feed_nodes.push_back(t->node());
+    }
+    for (const Tensor& t : fetches) {
+      if (!t->is_symbolic() || t->graph() != g.get()) throw ValueError("fetches must be tensors of the graph");
+      fetch_eps.push_back({t->node(), t->output_index()});
+    }
+    for (const NodeRef& r : targets) target_nodes.push_back(r.node);
+    OptimizedGraph og = optimize(*g, feed_nodes, fetch_eps, target_nodes, optimizer_options());
+    std::vector<Tensor> f, o;
+    for (Node* n : og.feeds) f.push_back(og.graph->output(n, 0));
+    for (const Endpoint& e : og.fetches) o.push_back(og.graph->output(e.node, e.index));
+    return py::make_tuple(og.graph, f, o);
+  });
+}
+
+}  // namespace ef

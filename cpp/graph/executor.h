@@ -1,0 +1,51 @@
+// Plan: a graph compiled once for given feeds and fetches (topological steps, resolved kernels,
+// slot indices, slots released after their last reader) and run in C++ without Python.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "graph/graph.h"
+
+namespace ef {
+
+class Plan {
+ public:
+  // Runs every node the fetches and `targets` depend on (targets: stateful nodes, fetched ops).
+  // The plan runs an optimized copy of `g` (see graph/passes/optimize.h).
+  Plan(const Graph& g, const std::vector<Node*>& feeds, const std::vector<Endpoint>& fetches,
+       const std::vector<Node*>& targets);
+  std::vector<Tensor> run(const std::vector<Tensor>& feeds) const;
+  size_t num_steps() const { return steps_.size(); }
+  // A few small elementwise steps: cheaper to run than to release and retake Python's GIL.
+  bool light() const { return light_; }
+  // Names of the nodes the plan runs, in order (for tests and debugging).
+  std::vector<std::string> step_names() const;
+
+ private:
+  struct Step {
+    const Node* node;
+    KernelFn kernel;
+    std::vector<int> in;
+    std::vector<int> out;
+    std::vector<int> release;  // slots whose last reader is this step (not moved in)
+    std::vector<char> consume;  // per input: this step is the slot's only last read, move it
+  };
+  // Run-loop bookkeeping computed once the steps exist: which inputs can be moved out of their
+  // slots (saves refcount traffic and lets their buffers be reused right after the kernel).
+  void finish_steps();
+  static void own_passed_through_inputs(const Step& s, const std::vector<Tensor>& slots, std::vector<Tensor>& out);
+  size_t max_inputs_ = 0;
+  size_t max_outputs_ = 0;
+  bool light_ = false;
+  std::vector<Step> steps_;
+  std::vector<int> feed_slots_;
+  std::vector<DType> feed_dtypes_;
+  std::vector<Shape> feed_shapes_;
+  std::vector<std::string> feed_names_;
+  std::vector<int> fetch_slots_;
+  std::vector<std::pair<int, Tensor>> consts_;
+  int num_slots_ = 0;
+  std::shared_ptr<Graph> optimized_;  // the optimized copy the steps point into
+};
+
+}  // namespace ef

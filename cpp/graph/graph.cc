@@ -1,0 +1,170 @@
+// Graph construction: unique names, inference, Const dedup, automatic control dependencies.
+#include "graph/graph.h"
+
+#include <cctype>
+
+#include "core/errors.h"
+#include "graph/graph_errors.h"
+
+namespace ef {
+
+std::string Graph::scoped(const std::string& name) const {
+  std::string out;
+  for (const std::string& s : scopes_) out += s + "/";
+  return out + name;
+}
+
+// Names are unique ignoring case, as in TF ("add" then tf.add's "Add" becomes "Add_1").
+std::string Graph::unique_name(const std::string& base) {
+  std::string name = base.empty() ? "node" : base;
+  auto lower = [](std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  std::string key = lower(name);
+  auto it = name_counts_.find(key);
+  if (it == name_counts_.end() && !used_.count(key)) {
+    name_counts_[key] = 0;
+    used_.insert(key);
+    return name;
+  }
+  int& n = name_counts_[key];
+  std::string candidate;
+  do {
+    candidate = str_cat(name, "_", ++n);
+  } while (used_.count(lower(candidate)));
+  used_.insert(lower(candidate));
+  return candidate;
+}
+
+Node* Graph::find(const std::string& name) const {
+  auto it = by_name_.find(name);
+  return it == by_name_.end() ? nullptr : it->second;
+}
+
+Tensor Graph::output(Node* node, int index) {
+  return TensorImpl::symbolic(shared_from_this(), node, index, node->out_dtypes.at(index), node->out_shapes.at(index));
+}
+
+Node* Graph::add_node(const OpDef& op, std::vector<Endpoint> inputs, Attrs attrs, const std::string& name) {
+  // Inference over the inputs' static types; constant inputs are passed as values.
+  InferContext ic{op, {}, {}, {}, attrs, {}, {}};
+  for (const Endpoint& e : inputs) {
+    ic.dtypes.push_back(e.node->out_dtypes[e.index]);
+    ic.shapes.push_back(e.node->out_shapes[e.index]);
+    const AttrValue* v = e.node->op->name == "Const" ? e.node->attrs.find("value") : nullptr;
+    ic.values.push_back(v ? std::get<Tensor>(*v) : Tensor());
+  }
+  if (!op.infer) {
+    throw_error(Code::kUnimplemented, "Op ", op.name, " cannot be used in a graph: it has no shape inference");
+  }
+  // The name is taken before inference, as in TF: a node that fails still used its name.
+  std::string node_name = unique_name(scoped(name.empty() ? op.name : name));
+  try {
+    op.infer(ic);
+  } catch (const OpError& e) {
+    std::vector<std::string> input_names;
+    for (const Endpoint& e2 : inputs)
+      input_names.push_back(e2.index == 0 ? e2.node->name : str_cat(e2.node->name, ":", e2.index));
+    rethrow_infer_error(e, ic, node_name, input_names);
+  }
+  auto node = std::make_unique<Node>();
+  node->id = static_cast<int>(nodes_.size());
+  node->name = std::move(node_name);
+  node->op = &op;
+  node->inputs = std::move(inputs);
+  node->attrs = std::move(attrs);
+  node->out_dtypes = std::move(ic.out_dtypes);
+  node->out_shapes = std::move(ic.out_shapes);
+  node->graph = this;
+  if (op.stateful && auto_control_deps) {
+    if (last_stateful_) node->control_inputs.push_back(last_stateful_);
+    last_stateful_ = node.get();
+    stateful_.push_back(node.get());
+  }
+  Node* raw = node.get();
+  by_name_[raw->name] = raw;
+  nodes_.push_back(std::move(node));
+  return raw;
+}
+
+Node* Graph::add_placeholder(DType dtype, const Shape& shape, const std::string& name) {
+  Attrs a;
+  a.set("dtype", dtype);
+  a.set("shape", shape);
+  return add_node(get_op("Placeholder"), {}, std::move(a), name.empty() ? "Placeholder" : name);
+}
+
+Node* Graph::const_node(const Tensor& value, const std::string& name) {
+  auto it = const_cache_.find(value.get());
+  if (it != const_cache_.end()) return it->second;
+  Attrs a;
+  a.set("value", value);
+  a.set("dtype", value->dtype());
+  Node* n = add_node(get_op("Const"), {}, std::move(a), name);
+  const_cache_[value.get()] = n;
+  const_keep_.push_back(value);
+  return n;
+}
+
+std::shared_ptr<Graph> Graph::clone(std::unordered_map<const Node*, Node*>* map) const {
+  std::shared_ptr<Graph> c = Graph::create();
+  c->name = name;
+  c->auto_control_deps = auto_control_deps;
+  std::unordered_map<const Node*, Node*> local;
+  auto& m = map ? *map : local;
+  for (const auto& up : nodes_) {
+    auto n = std::make_unique<Node>(*up);
+    n->graph = c.get();
+    for (Endpoint& e : n->inputs) e.node = m.at(e.node);
+    for (Node*& ctl : n->control_inputs) ctl = m.at(ctl);
+    m[up.get()] = n.get();
+    c->by_name_[n->name] = n.get();
+    c->nodes_.push_back(std::move(n));
+  }
+  c->name_counts_ = name_counts_;
+  c->used_ = used_;
+  for (Node* s : stateful_) c->stateful_.push_back(m.at(s));
+  c->last_stateful_ = last_stateful_ ? m.at(last_stateful_) : nullptr;
+  return c;
+}
+
+std::string symbolic_repr(const TensorImpl& t) {
+  return str_cat("<tf.Tensor '", t.node()->name, ":", t.output_index(), "' shape=", t.shape().to_string(),
+                 " dtype=", dtype_name(t.dtype()), ">");
+}
+
+std::vector<Tensor> graph_execute(Graph& g, const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs,
+                                  const std::string& name) {
+  std::vector<Endpoint> eps;
+  eps.reserve(inputs.size());
+  for (const Tensor& t : inputs) {
+    if (!t->is_symbolic()) {
+      eps.push_back({g.const_node(t), 0});
+    } else if (t->graph() == &g) {
+      eps.push_back({t->node(), t->output_index()});
+    } else {
+      // A tensor of an enclosing graph: capture it as a placeholder fed at call time.
+      Graph* outer = g.outer;
+      while (outer && outer != t->graph()) outer = outer->outer;
+      if (!outer) {
+        throw TypeError(out_of_scope_message(*t));
+      }
+      Node* ph = nullptr;
+      for (auto& c : g.captures)
+        if (c.first == t) ph = c.second;
+      if (!ph) {
+        ph = g.add_placeholder(t->dtype(), t->shape(), t->node()->name);
+        g.captures.emplace_back(t, ph);
+      }
+      eps.push_back({ph, 0});
+    }
+  }
+  Node* n = g.add_node(op, std::move(eps), attrs, name);
+  std::vector<Tensor> out;
+  out.reserve(n->out_dtypes.size());
+  for (size_t i = 0; i < n->out_dtypes.size(); ++i) out.push_back(g.output(n, static_cast<int>(i)));
+  return out;
+}
+
+}  // namespace ef

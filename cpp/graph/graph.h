@@ -1,0 +1,95 @@
+// Graph IR: nodes (an op, its inputs, attrs, inferred output dtypes/shapes) built by execute()
+// in graph mode; symbolic tensors point at (graph, node, output index).
+#pragma once
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "core/tensor.h"
+#include "ops/attrs.h"
+#include "ops/registry.h"
+
+namespace ef {
+
+class Graph;
+struct Node;
+
+struct Endpoint {
+  Node* node = nullptr;
+  int index = 0;
+  bool operator==(const Endpoint& o) const { return node == o.node && index == o.index; }
+};
+
+struct Node {
+  int id = 0;
+  std::string name;
+  const OpDef* op = nullptr;
+  std::vector<Endpoint> inputs;
+  std::vector<Node*> control_inputs;
+  Attrs attrs;
+  std::vector<DType> out_dtypes;
+  std::vector<Shape> out_shapes;
+  std::string device;
+  Graph* graph = nullptr;
+  const std::string& type() const { return op->name; }
+};
+
+class Graph : public std::enable_shared_from_this<Graph> {
+ public:
+  static std::shared_ptr<Graph> create() { return std::shared_ptr<Graph>(new Graph()); }
+
+  // Adds a node; `name` is made unique ("add", "add_1", ...). Inference fills output types.
+  Node* add_node(const OpDef& op, std::vector<Endpoint> inputs, Attrs attrs, const std::string& name);
+  // A Placeholder node of the given dtype/shape (function arguments, captures, TF1 placeholders).
+  Node* add_placeholder(DType dtype, const Shape& shape, const std::string& name);
+  // A Const node holding `value`; the same eager tensor used twice maps to one node.
+  Node* const_node(const Tensor& value, const std::string& name = "Const");
+
+  Node* find(const std::string& name) const;
+  const std::vector<std::unique_ptr<Node>>& nodes() const { return nodes_; }
+  std::string unique_name(const std::string& base);
+  Tensor output(Node* node, int index);  // the symbolic tensor for an endpoint
+
+  // Name scopes (tf.name_scope inside graphs): prefixes for new node names.
+  void push_name_scope(const std::string& scope) { scopes_.push_back(scope); }
+  void pop_name_scope() {
+    if (!scopes_.empty()) scopes_.pop_back();
+  }
+  std::string scoped(const std::string& name) const;
+
+  // A deep copy (nodes, attrs, edges); `map` (optional) receives old node -> new node.
+  std::shared_ptr<Graph> clone(std::unordered_map<const Node*, Node*>* map = nullptr) const;
+
+  std::string name;  // FuncGraph name (the traced Python function), for messages
+
+  // Automatic control dependencies: stateful ops run in program order and always run.
+  bool auto_control_deps = true;
+  const std::vector<Node*>& stateful_nodes() const { return stateful_; }
+
+  // Nested function graphs capture symbolic tensors of enclosing graphs as placeholders.
+  Graph* outer = nullptr;
+  std::vector<std::pair<Tensor, Node*>> captures;
+
+ private:
+  Graph() = default;
+  std::vector<std::unique_ptr<Node>> nodes_;
+  std::unordered_map<std::string, Node*> by_name_;
+  std::unordered_map<std::string, int> name_counts_;  // keyed by lower-case name
+  std::unordered_set<std::string> used_;              // lower-case names taken
+  std::unordered_map<const TensorImpl*, Node*> const_cache_;
+  std::vector<Tensor> const_keep_;  // keeps cached const tensors alive (pointer keys stay valid)
+  std::vector<std::string> scopes_;
+  std::vector<Node*> stateful_;
+  Node* last_stateful_ = nullptr;
+};
+
+// "<tf.Tensor 'add:0' shape=() dtype=int32>": how TF names a graph tensor in messages.
+std::string symbolic_repr(const TensorImpl& t);
+
+// Graph-mode half of execute(): adds a node for `op` to `g` and returns symbolic outputs.
+std::vector<Tensor> graph_execute(Graph& g, const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs,
+                                  const std::string& name);
+
+}  // namespace ef

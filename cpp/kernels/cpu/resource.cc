@@ -1,0 +1,64 @@
+// CPU kernels of the variable ops: reads return the current tensor (no copy); assigns swap it.
+#include "eager/execute.h"
+#include "ops/op_util.h"
+#include "ops/resource_ops.h"
+
+namespace ef {
+namespace {
+
+VariableState& state_of(KernelContext& c) {
+  const Tensor& h = c.input(0);
+  VariableState* v = h->dtype() == DType::kResource ? h->resource<VariableState>() : nullptr;
+  if (!v) throw_error(Code::kInvalidArgument, c.op.name, " expects a resource handle as input 0");
+  return *v;
+}
+
+void read_kernel(KernelContext& c) {
+  VariableState& v = state_of(c);
+  std::lock_guard<std::mutex> l(v.mu);
+  c.set_output(0, v.value);
+}
+
+std::string list_text(const Shape& s) { return s.to_list_string(); }
+
+void assign_kernel(KernelContext& c) {
+  VariableState& v = state_of(c);
+  const Tensor& value = c.input(1);
+  check_same_dtype(c.op, v.dtype, value->dtype(), 1);
+  bool ok = v.shape.rank_known() ? v.shape.rank() == value->rank() : true;
+  for (int i = 0; ok && v.shape.rank_known() && i < v.shape.rank(); ++i)
+    ok = v.shape[i] < 0 || v.shape[i] == value->shape()[i];
+  if (!ok)
+    throw_error(Code::kInvalidArgument, "Trying to assign to variable with tensor with wrong shape. Expected ",
+                list_text(v.shape), " got ", list_text(value->shape()));
+  std::lock_guard<std::mutex> l(v.mu);
+  v.value = value;
+}
+
+template <bool kAdd>
+void update_kernel(KernelContext& c) {
+  VariableState& v = state_of(c);
+  const Tensor& delta = c.input(1);
+  Tensor cur;
+  {
+    std::lock_guard<std::mutex> l(v.mu);
+    cur = v.value;
+  }
+  if (cur->shape() != delta->shape())
+    throw_error(Code::kInvalidArgument, "Cannot update variable with shape ", list_text(cur->shape()),
+                " using a Tensor with shape ", list_text(delta->shape()), ", shapes must be equal.");
+  static const OpDef& add = get_op("AddV2");
+  static const OpDef& sub = get_op("Sub");
+  const OpDef& op = kAdd ? add : sub;
+  Tensor next = run_kernel(op, select_kernel(op), {cur, delta}, Attrs())[0];
+  std::lock_guard<std::mutex> l(v.mu);
+  v.value = next;
+}
+
+EF_REGISTER_CPU_KERNEL("ReadVariableOp", read_kernel);
+EF_REGISTER_CPU_KERNEL("AssignVariableOp", assign_kernel);
+EF_REGISTER_CPU_KERNEL("AssignAddVariableOp", update_kernel<true>);
+EF_REGISTER_CPU_KERNEL("AssignSubVariableOp", update_kernel<false>);
+
+}  // namespace
+}  // namespace ef

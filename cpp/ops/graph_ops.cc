@@ -1,0 +1,42 @@
+// Op definitions and kernels that exist for graphs: Placeholder (fed at run time) and Const.
+#include "core/errors.h"
+#include "ops/op_util.h"
+
+namespace ef {
+namespace {
+
+void infer_placeholder(InferContext& c) {
+  c.set_output(0, c.attrs.get<DType>("dtype"), c.attrs.get<Shape>("shape", Shape::unknown_rank()));
+}
+
+void placeholder_kernel(KernelContext& c) {
+  throw_error(Code::kInvalidArgument, "You must feed a value for placeholder tensor with dtype ",
+              tf_type_string(c.attrs.get<DType>("dtype")));
+}
+
+void infer_const(InferContext& c) {
+  Tensor v = c.attrs.get<Tensor>("value");
+  c.set_output(0, v->dtype(), v->shape());
+}
+
+void const_kernel(KernelContext& c) { c.set_output(0, c.attrs.get<Tensor>("value")); }
+
+EF_REGISTER_OP([] {
+  OpDef d;
+  d.name = "Placeholder";
+  d.attrs = {"dtype", "shape"};
+  d.infer = infer_placeholder;
+  return d;
+}());
+EF_REGISTER_OP([] {
+  OpDef d;
+  d.name = "Const";
+  d.attrs = {"value", "dtype"};
+  d.infer = infer_const;
+  return d;
+}());
+EF_REGISTER_CPU_KERNEL("Placeholder", placeholder_kernel);
+EF_REGISTER_CPU_KERNEL("Const", const_kernel);
+
+}  // namespace
+}  // namespace ef

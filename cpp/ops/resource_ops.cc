@@ -1,0 +1,40 @@
+// Op definitions: ReadVariableOp, AssignVariableOp, AssignAddVariableOp, AssignSubVariableOp.
+// All are stateful so automatic control dependencies keep reads and writes in program order.
+#include "ops/resource_ops.h"
+
+#include "core/errors.h"
+#include "ops/op_util.h"
+
+namespace ef {
+namespace {
+
+void infer_read(InferContext& c) {
+  Shape s = Shape::unknown_rank();
+  if (c.values.size() > 0 && c.values[0]) {
+    if (auto* v = c.values[0]->resource<VariableState>()) s = v->shape;
+  }
+  c.set_output(0, c.attrs.get<DType>("dtype"), s);
+}
+
+void infer_assign(InferContext& c) {
+  if (c.dtypes[0] != DType::kResource)
+    throw_error(Code::kInvalidArgument, c.op.name, " expects a resource handle as input 0");
+}
+
+OpDef def(const char* name, std::vector<std::string> inputs, InferFn infer) {
+  OpDef d;
+  d.name = name;
+  d.inputs = std::move(inputs);
+  d.attrs = {"dtype"};
+  d.infer = infer;
+  d.stateful = true;
+  return d;
+}
+
+EF_REGISTER_OP(def("ReadVariableOp", {"resource"}, infer_read));
+EF_REGISTER_OP(def("AssignVariableOp", {"resource", "value"}, infer_assign));
+EF_REGISTER_OP(def("AssignAddVariableOp", {"resource", "value"}, infer_assign));
+EF_REGISTER_OP(def("AssignSubVariableOp", {"resource", "value"}, infer_assign));
+
+}  // namespace
+}  // namespace ef

@@ -1,0 +1,13 @@
+"""tf.compat.v1: the TF1 graph API (Session, placeholder, default graph) on eagerflow's graphs."""
+from eagerflow.compat.v1.session import InteractiveSession, Session, get_default_session
+from eagerflow.compat.v1.graph_api import (disable_eager_execution, disable_v2_behavior, enable_eager_execution,
+                                            get_default_graph, global_variables_initializer,
+                                            initialize_all_variables, local_variables_initializer, name_scope,
+                                            placeholder, reset_default_graph, variables_initializer)
+from eagerflow.framework.ops import Graph, Operation, executing_eagerly
+from eagerflow.framework.tensor import Tensor
+from eagerflow.ops.no_op import no_op
+from eagerflow.framework.convert import constant, convert_to_tensor
+from eagerflow.framework.dtypes import (DType, as_dtype, bool, complex64, double, float16, float32, float64, half,
+                                        int8, int16, int32, int64, string, uint8)
+from eagerflow.framework import dtypes, errors
