@@ -377,3 +377,20 @@ def test_random_chains_fused_equals_unfused(seed):
     types, _, _ = optimized(tf.function(f), x, y)
     assert '_FusedElementwise' in types
     check_equal_everywhere(f, x, y)
+
+
+def test_memory_planning_switch_keeps_results():
+    """scoped_allocator_optimization=False turns off buffer reuse; results are identical."""
+    def f(x):
+        y = x * 2.0
+        z = tf.nn.relu(y - 1.0)
+        w = tf.matmul(z, z)
+        return w + y, tf.reduce_sum(w)
+
+    x = tf.constant(np.random.default_rng(3).standard_normal((64, 64)).astype(np.float32))
+    with_reuse = [t.numpy() for t in tf.function(f)(x)]
+    tf.config.optimizer.set_experimental_options({'scoped_allocator_optimization': False})
+    assert _core.get_optimizer_options()['memory_planning'] is False
+    without = [t.numpy() for t in tf.function(f)(x)]
+    for a, b in zip(with_reuse, without):
+        np.testing.assert_array_equal(a, b)

@@ -15,6 +15,7 @@ Plan::Plan(const Graph& original, const std::vector<Node*>& orig_feeds, const st
            const std::vector<Node*>& orig_targets) {
   OptimizedGraph opt = optimize(original, orig_feeds, orig_fetches, orig_targets, optimizer_options());
   optimized_ = opt.graph;
+  memory_planning_ = optimizer_options().memory_planning;
   const Graph& g = *optimized_;
   const std::vector<Node*>& feeds = opt.feeds;
   const std::vector<Endpoint>& fetches = opt.fetches;
@@ -145,7 +146,7 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& feeds) const {
   }
   // Buffers whose last reader has run go to the pool; later outputs of the same size take them.
   BufferPool pool;
-  BufferPoolScope pool_scope(&pool);
+  BufferPoolScope pool_scope(memory_planning_ ? &pool : nullptr);
   std::vector<Tensor> inputs, out;
   inputs.reserve(max_inputs_);
   out.reserve(max_outputs_);
@@ -173,10 +174,10 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& feeds) const {
     const size_t nout = std::min(s.out.size(), out.size());
     for (size_t i = 0; i < nout; ++i) slots[s.out[i]] = std::move(out[i]);
     for (size_t k = 0; k < nin; ++k)
-      if (s.consume[k]) pool.recycle(inputs[k]);
+      if (s.consume[k] && memory_planning_) pool.recycle(inputs[k]);
     inputs.clear();
     for (int r : s.release) {
-      pool.recycle(slots[r]);
+      if (memory_planning_) pool.recycle(slots[r]);
       slots[r].reset();
     }
   }

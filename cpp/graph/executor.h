@@ -45,7 +45,8 @@ class Plan {
   std::vector<int> fetch_slots_;
   std::vector<std::pair<int, Tensor>> consts_;
   int num_slots_ = 0;
-  std::shared_ptr<Graph> optimized_;  // the optimized copy the steps point into
+  std::shared_ptr<Graph> optimized_;
+  bool memory_planning_ = true;  // reuse released buffers (OptimizerOptions::memory_planning)  // the optimized copy the steps point into
 };
 
 }  // namespace ef

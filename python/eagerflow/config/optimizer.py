@@ -5,6 +5,7 @@ passes and ignores the rest (as TF ignores unknown names):
   disable_model_pruning=True      -> no pruning of unused nodes
   arithmetic_optimization=False   -> no common-subexpression elimination (TF does CSE there)
   remapping=False                 -> no elementwise fusion (TF fuses ops in its remapper)
+  scoped_allocator_optimization=False -> no buffer reuse in the executor (memory planning)
   disable_meta_optimizer=True     -> no passes at all
   min_graph_nodes=N               -> graphs with fewer than N nodes are not optimized
 Options apply to functions traced (plans built) afterwards."""
@@ -34,6 +35,7 @@ def _apply():
         'constant_folding': on('constant_folding'),
         'common_subexpression_elimination': on('arithmetic_optimization'),
         'elementwise_fusion': on('remapping'),
+        'memory_planning': on('scoped_allocator_optimization'),
         'min_graph_nodes': int(_options.get('min_graph_nodes', 0) or 0),
     })
 
