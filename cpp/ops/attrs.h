@@ -1,5 +1,7 @@
 // Attrs: the named, non-tensor parameters of an op call (keep_dims, perm, dtype, ...).
 #pragma once
+#include <atomic>
+#include <memory>
 #include <string>
 #include <utility>
 #include <variant>
@@ -19,6 +21,7 @@ using AttrValue = std::variant<std::monostate, int64_t, double, bool, DType, std
 class Attrs {
  public:
   void set(const std::string& name, AttrValue v) {
+    kernel_cache_.reset();  // derived state no longer matches
     for (auto& kv : items_)
       if (kv.first == name) {
         kv.second = std::move(v);
@@ -50,6 +53,11 @@ class Attrs {
   const std::vector<std::pair<std::string, AttrValue>>& items() const { return items_; }
   bool empty() const { return items_.empty(); }
 
+  // A slot where a kernel keeps state it derives from these attrs once (e.g. a decoded
+  // program), so graph nodes run without re-deriving it per call. Thread-safe.
+  std::shared_ptr<void> kernel_cache() const { return std::atomic_load(&kernel_cache_); }
+  void set_kernel_cache(std::shared_ptr<void> v) const { std::atomic_store(&kernel_cache_, std::move(v)); }
+
  private:
   template <typename T>
   static T convert(const std::string& name, const AttrValue& v) {
@@ -66,6 +74,7 @@ class Attrs {
     throw_error(Code::kInvalidArgument, "attr '", name, "' has the wrong type");
   }
   std::vector<std::pair<std::string, AttrValue>> items_;
+  mutable std::shared_ptr<void> kernel_cache_;
 };
 
 }  // namespace ef

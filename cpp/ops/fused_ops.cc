@@ -23,6 +23,7 @@ EF_REGISTER_OP([] {
   d.inputs = {"inputs*"};
   d.attrs = {"T", "shape", "program", "outputs", "ops"};
   d.infer = infer_fused;
+  d.elementwise = true;  // reads its inputs only during the call; has no block function, so never fused again
   return d;
 }());
 

@@ -34,6 +34,7 @@ struct Compiled {
   std::vector<Loc> locs;
   int num_scratch = 0;
   int num_scalars = 0;
+  size_t num_outputs = 0;
 };
 
 Compiled compile(const KernelContext& c, const Shape& shape) {
@@ -43,6 +44,7 @@ Compiled compile(const KernelContext& c, const Shape& shape) {
   const std::vector<int64_t> outs = c.attrs.get<std::vector<int64_t>>("outputs");
   EF_INVALID(prog.size() % 3 == 0, "_FusedElementwise: malformed program");
   const int m = static_cast<int>(prog.size() / 3);
+  p.num_outputs = outs.size();
   const int nv = k + m;
   p.locs.resize(nv);
   for (int i = 0; i < k; ++i) {
@@ -97,9 +99,22 @@ Compiled compile(const KernelContext& c, const Shape& shape) {
   return p;
 }
 
+// Per-thread scratch, 64-byte aligned, grown on demand and reused across calls.
 template <class T>
-T* alloc_aligned(int64_t n) {
-  return static_cast<T*>(::operator new(static_cast<size_t>(std::max<int64_t>(n, 1)) * sizeof(T), std::align_val_t(64)));
+T* thread_scratch(int64_t n) {
+  struct Block {
+    void* p = nullptr;
+    size_t bytes = 0;
+    ~Block() { ::operator delete(p, std::align_val_t(64)); }
+  };
+  thread_local Block b;
+  const size_t want = static_cast<size_t>(std::max<int64_t>(n, 1)) * sizeof(T);
+  if (b.bytes < want) {
+    ::operator delete(b.p, std::align_val_t(64));
+    b.p = ::operator new(want, std::align_val_t(64));
+    b.bytes = want;
+  }
+  return static_cast<T*>(b.p);
 }
 
 template <class T>
@@ -109,7 +124,7 @@ void run_typed(KernelContext& c, const Compiled& p, const Shape& shape) {
   std::vector<const T*> in(k);
   for (int i = 0; i < k; ++i) in[i] = c.input(i)->template data<T>();
   std::vector<T*> out;
-  const size_t num_out = c.attrs.get<std::vector<int64_t>>("outputs").size();
+  const size_t num_out = p.num_outputs;
   for (size_t o = 0; o < num_out; ++o) out.push_back(c.allocate_output(o, DTypeOf<T>::value, shape)->template data<T>());
   // Every step must have a block function for T (the pass only fuses those).
   for (const Step& s : p.steps) {
@@ -122,11 +137,15 @@ void run_typed(KernelContext& c, const Compiled& p, const Shape& shape) {
 
   auto run_range = [&](int64_t b0, int64_t b1) {
     // Scalars are broadcast into full blocks once; then every step is a same-shape block op.
-    T* scratch = alloc_aligned<T>((p.num_scratch + p.num_scalars) * kBlock);
+    // Scratch memory is per thread and kept between calls (small graphs call this often).
+    const int64_t fill = std::min<int64_t>(kBlock, n);
+    T* scratch = thread_scratch<T>((p.num_scratch + p.num_scalars) * kBlock);
     T* scalars = scratch + p.num_scratch * kBlock;
     for (int i = 0; i < k; ++i)
-      if (p.locs[i].kind == Loc::kScalar) std::fill_n(scalars + p.locs[i].index * kBlock, kBlock, in[i][0]);
-    std::vector<T*> ptr(nv);
+      if (p.locs[i].kind == Loc::kScalar) std::fill_n(scalars + p.locs[i].index * kBlock, fill, in[i][0]);
+    thread_local std::vector<void*> ptr_storage;
+    ptr_storage.resize(nv);
+    T** ptr = reinterpret_cast<T**>(ptr_storage.data());
     for (int64_t blk = b0; blk < b1; ++blk) {
       const int64_t start = blk * kBlock, len = std::min(kBlock, n - start);
       for (size_t v = 0; v < nv; ++v) {
@@ -147,7 +166,6 @@ void run_typed(KernelContext& c, const Compiled& p, const Shape& shape) {
         }
       }
     }
-    ::operator delete(scratch, std::align_val_t(64));
   };
 
   const int64_t blocks = (n + kBlock - 1) / kBlock;
@@ -166,7 +184,19 @@ void fused_elementwise_kernel(KernelContext& c) {
   const Shape shape = c.attrs.get<Shape>("shape");
   EF_INVALID(shape.fully_defined(), "_FusedElementwise: shape must be fully known");
   for (size_t i = 0; i < c.num_inputs(); ++i) check_same_dtype(c.op, t, c.input(i)->dtype(), static_cast<int>(i));
-  Compiled p = compile(c, shape);
+  // The program depends only on the node's attrs and static input shapes: decode it once.
+  auto cached = std::static_pointer_cast<Compiled>(c.attrs.kernel_cache());
+  if (!cached) {
+    cached = std::make_shared<Compiled>(compile(c, shape));
+    c.attrs.set_kernel_cache(cached);
+  }
+  const Compiled& p = *cached;
+  for (size_t i = 0; i < c.num_inputs(); ++i) {  // inputs must still match the decoded layout
+    const TensorImpl& x = *c.input(i);
+    const bool ok = p.locs[i].kind == Loc::kScalar ? x.num_elements() == 1 : x.shape() == shape;
+    EF_INVALID(ok, "_FusedElementwise: input ", i, " has shape ", x.shape().to_string(), ", expected ",
+               shape.to_string(), " or one element");
+  }
   switch (t) {
     case DType::kFloat32: run_typed<float>(c, p, shape); break;
     case DType::kFloat64: run_typed<double>(c, p, shape); break;
