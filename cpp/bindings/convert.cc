@@ -5,6 +5,8 @@
 #include <limits>
 
 #include "core/errors.h"
+#include "eager/context.h"
+#include "graph/graph.h"
 
 namespace ef {
 
@@ -154,9 +156,23 @@ py::object to_numpy(const Tensor& t) {
   return std::move(out);
 }
 
+namespace {
+Tensor convert_value(py::handle v, DType hint);
+}  // namespace
+
 Tensor to_tensor(py::handle v, DType hint) {
   PyObject* o = v.ptr();
   if (Py_TYPE(o) == g_tensor_type || PyObject_TypeCheck(o, g_tensor_type)) return v.cast<Tensor>();
+  Tensor t = convert_value(v, hint);
+  // While building a graph, a value converted here (a Python number, list, array) is a constant
+  // of the graph; an existing eager tensor, by contrast, is captured (see graph_execute).
+  if (Graph* g = thread_context().graph; g && !t->is_symbolic()) return g->output(g->const_node(t), 0);
+  return t;
+}
+
+namespace {
+Tensor convert_value(py::handle v, DType hint) {
+  PyObject* o = v.ptr();
   if (PyBool_Check(o)) {
     if (dtype_is_numeric(hint)) return int_scalar(o == Py_True ? 1 : 0, hint);
     return TensorImpl::scalar<bool>(o == Py_True);
@@ -175,5 +191,6 @@ Tensor to_tensor(py::handle v, DType hint) {
   py::object r = hint == DType::kInvalid ? fallback()(v, py::none()) : fallback()(v, static_cast<int>(hint));
   return r.cast<Tensor>();
 }
+}  // namespace
 
 }  // namespace ef

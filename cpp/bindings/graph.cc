@@ -49,6 +49,7 @@ void init_graph(py::module_& m) {
       .def(py::init([] { return Graph::create(); }))
       .def_readwrite("name", &Graph::name)
       .def_readwrite("auto_control_deps", &Graph::auto_control_deps)
+      .def_readwrite("captures_eager_tensors", &Graph::captures_eager_tensors)
       .def("set_outer", [](Graph& g, std::shared_ptr<Graph> outer) { g.outer = outer.get(); })
       .def("nodes", [](Graph& g) {
         std::vector<NodeRef> out;

@@ -141,7 +141,13 @@ void init_tensor(py::module_& m) {
     return to_tensor(v, dtype_hint.is_none() ? DType::kInvalid : static_cast<DType>(dtype_hint.cast<int>()));
   }, py::arg("value"), py::arg("dtype_hint") = py::none());
   m.def("from_numpy", [](py::handle a) { return from_numpy(a); });
-  m.def("cast", [](const Tensor& x, int dtype) { return cast_tensor(x, static_cast<DType>(dtype)); });
+  m.def("cast", [](const Tensor& x, int dtype) {  // through execute(): works in graphs too
+    static const OpDef& cast = get_op("Cast");
+    if (x->dtype() == static_cast<DType>(dtype)) return x;
+    Attrs a;
+    a.set("DstT", static_cast<DType>(dtype));
+    return execute1(cast, {x}, a, "Cast");
+  });
   m.def("truediv", [](const Tensor& x, py::handle y) { return truediv(x, to_tensor(y, x->dtype())); });
   m.def("dtype_is_valid", &dtype_is_valid);
   m.def("dtype_name", [](int t) { return dtype_name(static_cast<DType>(t)); });

@@ -136,6 +136,9 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& feeds) const {
   for (const auto& c : consts_) slots[c.first] = c.second;
   for (size_t i = 0; i < feeds.size(); ++i) {
     const Tensor& t = feeds[i];
+    if (!t || t->is_symbolic())
+      throw TypeError(str_cat("Plan input #", i, " must be a concrete (eager) tensor, got a symbolic tensor ",
+                              t ? symbolic_repr(*t) : std::string("(null)")));
     if (t->dtype() != feed_dtypes_[i]) {
       const std::string fn = "__inference_" + (optimized_->name.empty() ? std::string("function") : optimized_->name);
       throw_error(Code::kInvalidArgument, "cannot compute ", fn, " as input #", i, "(zero-based) was expected to be a ",

@@ -140,7 +140,19 @@ std::vector<Tensor> graph_execute(Graph& g, const OpDef& op, const std::vector<T
   eps.reserve(inputs.size());
   for (const Tensor& t : inputs) {
     if (!t->is_symbolic()) {
-      eps.push_back({g.const_node(t), 0});
+      // Resource handles stay Const: the handle is immutable and its variable's shape stays known.
+      if (!g.captures_eager_tensors || t->dtype() == DType::kResource) {
+        eps.push_back({g.const_node(t), 0});
+        continue;
+      }
+      Node* ph = nullptr;
+      for (auto& c : g.captures)
+        if (c.first == t) ph = c.second;
+      if (!ph) {
+        ph = g.add_placeholder(t->dtype(), t->shape(), "Placeholder");
+        g.captures.emplace_back(t, ph);
+      }
+      eps.push_back({ph, 0});
     } else if (t->graph() == &g) {
       eps.push_back({t->node(), t->output_index()});
     } else {

@@ -62,6 +62,10 @@ class Graph : public std::enable_shared_from_this<Graph> {
   // A deep copy (nodes, attrs, edges); `map` (optional) receives old node -> new node.
   std::shared_ptr<Graph> clone(std::unordered_map<const Node*, Node*>* map = nullptr) const;
 
+  // Function graphs capture eager tensors as placeholders fed at call time (TF's captures);
+  // other graphs (TF1 tf.Graph) embed them as Const nodes.
+  bool captures_eager_tensors = false;
+
   std::string name;  // FuncGraph name (the traced Python function), for messages
 
   // Automatic control dependencies: stateful ops run in program order and always run.

@@ -193,7 +193,24 @@ def _convert_exact(value, dtype):
 
 
 def constant(value, dtype=None, shape=None, name=None):
-    """tf.constant: a tensor from a Python value, NumPy array or tensor."""
+    """tf.constant: a tensor from a Python value, NumPy array or tensor (a Const node, named
+    `name`, while a graph is being built)."""
+    graph = _core.current_graph()
+    if graph is None:
+        return _constant(value, dtype, shape)
+    if _is_tensor(value) and value._is_symbolic:
+        if dtype is None or value.dtype == dtypes.as_dtype(dtype):
+            return value
+        return _core.execute1(_core.get_op("Cast"), [value], {"DstT": dtypes.as_dtype(dtype)}, "Cast")
+    prev = _core.set_graph(None)  # compute the value eagerly, then add it as one named Const
+    try:
+        t = _constant(value, dtype, shape)
+    finally:
+        _core.set_graph(prev)
+    return _core.graph_constant(t, name or "Const")
+
+
+def _constant(value, dtype, shape):
     if dtype is not None:
         dtype = dtypes.as_dtype(dtype)
         if _is_tensor(value) or hasattr(value, "_as_tensor"):
@@ -205,8 +222,6 @@ def constant(value, dtype=None, shape=None, name=None):
         t = value._as_tensor() if hasattr(value, "_as_tensor") else _core.convert_to_tensor(value)
     if shape is not None:
         t = _reshape_to(t, shape, value)
-    if _core.current_graph() is not None:
-        return _core.graph_constant(t, name or "Const")
     return t
 
 

@@ -20,6 +20,7 @@ class FuncGraph(Graph):
         super().__init__()
         self.name = name
         self._graph.name = name
+        self._graph.captures_eager_tensors = True  # eager tensors used inside are fed at call time
         self.inputs = []
         self.outputs = []
         self.structured_input_signature = None

@@ -13,9 +13,9 @@ _ALL_AXES = {}  # rank -> int32 tensor [0, ..., rank-1] (tensors are immutable, 
 
 def _all_axes(rank):
     t = _ALL_AXES.get(rank)
-    if t is None:
-        t = _ALL_AXES[rank] = _execute.convert_to_tensor(np.arange(rank, dtype=np.int32))
-    return t
+    if t is None:  # an eager tensor (from_numpy never makes graph nodes), shared by every call
+        t = _ALL_AXES[rank] = _core.from_numpy(np.arange(rank, dtype=np.int32))
+    return t if _core.current_graph() is None else _core.graph_constant(t, "Const")
 
 
 def _axes(x, axis):

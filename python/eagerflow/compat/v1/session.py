@@ -81,6 +81,14 @@ class BaseSession:
         back as NumPy values, Operations as None, in the structure of `fetches`."""
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
+        # Running is eager work even inside `with graph.as_default()`: feeds convert to values.
+        prev = _core.set_graph(None)
+        try:
+            return self._run(fetches, feed_dict)
+        finally:
+            _core.set_graph(prev)
+
+    def _run(self, fetches, feed_dict):
         flat = nest.flatten(fetches)
         resolved = [self._resolve_fetch(f) for f in flat]
         feed_keys, feed_values = self._resolve_feeds(feed_dict)
