@@ -1,4 +1,6 @@
 """tf.debugging: asserts eagerly and inside tf.function, Assert, check_numerics, enable_check_numerics."""
+import re
+
 import numpy as np
 import pytest
 
@@ -147,3 +149,28 @@ def test_enable_check_numerics():
     finally:
         tf.debugging.disable_check_numerics()
     assert np.isnan(tf.math.log(tf.constant(-1.0)).numpy())
+
+
+def test_graph_Assert_summarizes_like_tf():
+    @tf.function
+    def g(c, a, b, s, z):
+        tf.debugging.Assert(c, [a, "str", b, s, z])
+        return c
+
+    with pytest.raises(IAE, match=re.escape("assertion failed: [-1 2 3...] [str] [[1 2][3...]...] [1 0] "
+                                            "[[[0 0][0...]]...]")):
+        g(tf.constant(False), tf.constant([-1, 2, 3, 4, 5]), tf.constant([[1, 2], [3, 4]]),
+          tf.constant([True, False]), tf.zeros([2, 2, 2]))
+    with pytest.raises(IAE, match=re.escape("assertion failed: [1.5 2.25 1e+10...]")):
+        tf.function(lambda x: tf.debugging.Assert(False, [x]))(tf.constant([1.5, 2.25, 1e10, 1e-7]))
+
+
+def test_assert_in_function_is_stateful_even_if_unused():
+    @tf.function
+    def f(x):
+        tf.debugging.assert_non_negative(x)
+        return tf.constant(0)
+
+    assert f(tf.constant([1, 2])).numpy() == 0
+    with pytest.raises(IAE, match=r"Condition x >= 0 did not hold element-wise:\] \[x \(x:0\) = \] \[1 -2\]"):
+        f(tf.constant([1, -2]))

@@ -1,21 +1,72 @@
 // CPU kernels for Assert, CheckNumerics and EagerPyFunc (which calls back into a registered function).
+#include <cstdio>
 #include <mutex>
+#include <type_traits>
 #include <unordered_map>
 
 #include "eager/check_numerics.h"
-#include "kernels/cpu/print_format.h"
 #include "kernels/cpu/py_func.h"
 #include "ops/op_util.h"
 
 namespace ef {
 namespace {
 
-// One data item of an Assert message as TF's SummarizeValue shows it (strings unquoted).
-std::string summarize(const TensorImpl& t, int64_t n) {
-  if (t.dtype() == DType::kString && t.rank() == 0) return *t.data<std::string>();
-  std::string s = format_tensor_for_print(t, n);
-  if (t.rank() == 1 && s.size() >= 2 && s.front() == '[' && s.back() == ']') s = s.substr(1, s.size() - 2);
+template <typename T>
+std::string element_text(const TensorImpl& t, int64_t i) {
+  const T v = t.data<T>()[i];
+  if constexpr (std::is_same_v<T, bool>) {
+    return v ? "1" : "0";
+  } else if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half>) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", static_cast<double>(static_cast<float>(v)));
+    return buf;
+  } else if constexpr (std::is_same_v<T, complex64>) {
+    return str_cat("(", v.real(), ",", v.imag(), ")");
+  } else {
+    return std::to_string(static_cast<int64_t>(v));
+  }
+}
+
+std::string element(const TensorImpl& t, int64_t i) {
+  if (t.dtype() == DType::kString) return t.data<std::string>()[i];
+  std::string s;
+  EF_DISPATCH_POD(t.dtype(), return "?", s = element_text<T>(t, i));
   return s;
+}
+
+// One dimension of TF's SummarizeValue: the last dimension as "a b c" ("..." where the limit cuts
+// it), outer ones as "[...][...]"; no new "[" once the limit is reached.
+void summarize_dim(const TensorImpl& t, int dim, int64_t limit, int64_t& index, std::string& out) {
+  if (index >= limit) return;
+  const int64_t n = t.shape().dim(dim);
+  if (dim == t.rank() - 1) {
+    for (int64_t i = 0; i < n; ++i) {
+      if (index >= limit) {
+        out += "...";
+        return;
+      }
+      if (i > 0) out += " ";
+      out += element(t, index++);
+    }
+    return;
+  }
+  for (int64_t i = 0; i < n && index < limit; ++i) {
+    out += "[";
+    summarize_dim(t, dim + 1, limit, index, out);
+    out += "]";
+  }
+}
+
+// One data item of an Assert message as TF's Tensor::SummarizeValue shows it (strings unquoted).
+std::string summarize(const TensorImpl& t, int64_t n) {
+  const int64_t total = t.num_elements();
+  const int64_t limit = n < 0 ? total : n;
+  if (t.rank() == 0) return total ? element(t, 0) : "";
+  int64_t index = 0;
+  std::string out;
+  summarize_dim(t, 0, limit, index, out);
+  if (t.rank() > 1 && limit < total) out += "...";
+  return out;
 }
 
 void assert_kernel(KernelContext& c) {
