@@ -60,9 +60,8 @@ class Variable:
         if constraint is not None and not callable(constraint):
             raise ValueError(f"Argument `constraint` must be None or a callable. a callable. Got a "
                              f"{type(constraint)}:  {constraint}")
+        _variable_policy.on_variable_created()  # while tracing, only a Function's first trace may create variables
         in_trace = _core.current_graph() is not None
-        if in_trace or _variable_policy._stack():
-            _variable_policy.on_variable_created()  # only a Function's first trace may create variables
         if in_trace:
             # Lifted out of the function graph (TF's init_scope): the variable and its initial value
             # are eager, and the graph reads it by handle.
