@@ -1,6 +1,10 @@
 // The eagerflow._core extension module.
 #include "bindings/bindings.h"
 
+namespace ef {
+void init_py_func(py::module_& m);  // bindings/py_func.cc: tf.py_function, check_numerics
+}
+
 PYBIND11_MODULE(_core, m) {
   m.doc() = "eagerflow C++ core: tensors, op registry, eager kernels";
   ef::init_errors(m);
@@ -10,4 +14,5 @@ PYBIND11_MODULE(_core, m) {
   ef::init_graph(m);
   ef::init_logging(m);
   ef::init_function(m);
+  ef::init_py_func(m);
 }

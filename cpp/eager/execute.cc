@@ -4,6 +4,7 @@
 #include <new>
 
 #include "core/errors.h"
+#include "eager/check_numerics.h"
 #include "eager/context.h"
 #include "graph/graph.h"
 #include "graph/graph_errors.h"
@@ -47,7 +48,9 @@ std::vector<Tensor> execute(const OpDef& op, const std::vector<Tensor>& inputs, 
       throw TypeError(out_of_scope_message(*t));  // a graph tensor leaked out of its graph
     }
   }
-  return run_kernel(op, select_kernel(op), inputs, attrs);
+  std::vector<Tensor> out = run_kernel(op, select_kernel(op), inputs, attrs);
+  if (check_numerics_enabled()) check_numerics_eager(op, inputs, out);  // tf.debugging.enable_check_numerics
+  return out;
 }
 
 std::vector<Tensor> run_kernel(const OpDef& op, KernelFn kernel, const std::vector<Tensor>& inputs,

@@ -6,6 +6,7 @@
 
 #include "core/buffer_pool.h"
 #include "core/errors.h"
+#include "eager/check_numerics.h"
 #include "eager/execute.h"
 #include "graph/passes/optimize.h"
 
@@ -170,6 +171,7 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& feeds) const {
     }
     try {
       run_kernel_into(*s.node->op, s.kernel, inputs, s.node->attrs, out);
+      if (check_numerics_enabled()) check_numerics_graph(*s.node, out);  // tf.debugging.enable_check_numerics
     } catch (const OpError& e) {
       throw OpError(e.code(), str_cat(e.what(), "\n\t [[{{node ", s.node->name, "}}]]"));
     }

@@ -50,3 +50,8 @@ from eagerflow.ops.logging_ops import print_v2 as print
 from eagerflow import compat
 from eagerflow.framework.ops import name_scope
 from eagerflow.ops.no_op import no_op
+# --- function semantics (issue 4): tf.Module, tf.py_function, tf.debugging, tf.Assert ---
+from eagerflow import debugging
+from eagerflow.module import Module
+from eagerflow.ops.script_ops import numpy_function, py_function
+from eagerflow.ops.check_ops import (Assert, assert_equal, assert_greater, assert_less, assert_rank)

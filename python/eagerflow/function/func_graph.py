@@ -49,6 +49,13 @@ def _dims(shape_tuple):
 
 
 def trace(python_function, name, args, kwargs, spec_for=None):
+    """Traces `python_function` under TF's variable-creation rule (see variable_policy.py: only the
+    first trace may create tf.Variables, and then the function is traced again)."""
+    from eagerflow.function import variable_policy  # issue 4 semantics helper
+    return variable_policy.trace_with_policy(_trace_once, python_function, name, args, kwargs, spec_for)
+
+
+def _trace_once(python_function, name, args, kwargs, spec_for=None):
     """Traces `python_function(*args, **kwargs)` into a new FuncGraph.
 
     Tensor leaves of the arguments become placeholders named after their parameter; other

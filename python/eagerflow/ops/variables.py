@@ -12,8 +12,9 @@ from eagerflow.framework import dtypes
 from eagerflow.framework import errors
 from eagerflow.ops import _execute
 from eagerflow.framework.convert import convert_to_tensor
-from eagerflow.framework.tensor import _numpy_text, _Reference
+from eagerflow.framework.tensor import Tensor, _numpy_text, _Reference
 from eagerflow.framework.tensor_shape import TensorShape
+from eagerflow.function import variable_policy as _variable_policy
 
 
 class VariableSynchronization(enum.Enum):
@@ -59,7 +60,19 @@ class Variable:
         if constraint is not None and not callable(constraint):
             raise ValueError(f"Argument `constraint` must be None or a callable. a callable. Got a "
                              f"{type(constraint)}:  {constraint}")
-        if callable(initial_value):
+        _variable_policy.on_variable_created()  # while tracing, only a Function's first trace may create variables
+        in_trace = _core.current_graph() is not None
+        if in_trace:
+            # Lifted out of the function graph (TF's init_scope): the variable and its initial value
+            # are eager, and the graph reads it by handle.
+            from eagerflow.framework.ops import init_scope
+            with init_scope():
+                if callable(initial_value):
+                    initial_value = initial_value()
+                initial_value = _variable_policy.lift_initial_value(initial_value)
+                if not isinstance(initial_value, Tensor):
+                    initial_value = convert_to_tensor(initial_value, dtype=dtypes.as_dtype(dtype) if dtype else None)
+        elif callable(initial_value):
             initial_value = initial_value()
         if dtype is not None:
             dtype = dtypes.as_dtype(dtype)

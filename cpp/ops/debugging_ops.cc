@@ -1,0 +1,58 @@
+// Op definitions for tf.debugging and tf.py_function: Assert, CheckNumerics, EagerPyFunc.
+#include "ops/op_util.h"
+
+namespace ef {
+namespace {
+
+void infer_assert(InferContext& c) {
+  check_same_dtype(c.op, DType::kBool, c.dtypes[0], 0);
+}
+
+void infer_check_numerics(InferContext& c) {
+  if (!dtype_is_floating(c.dtypes[0]))
+    throw_error(Code::kInvalidArgument, "Value for attr 'T' of ", dtype_name(c.dtypes[0]),
+                " is not in the list of allowed values: bfloat16, half, float, double");
+  c.set_output(0, c.dtypes[0], c.shapes[0]);
+}
+
+// Tout: the output dtypes as enums; the shapes are unknown until the Python function runs.
+void infer_py_func(InferContext& c) {
+  const auto tout = c.attrs.get<std::vector<int64_t>>("Tout", {});
+  for (size_t i = 0; i < tout.size(); ++i) c.set_output(i, static_cast<DType>(tout[i]), Shape::unknown_rank());
+}
+
+// Assert(condition, data*) attrs: summarize (default 3). Stateful: runs even though nothing reads it.
+EF_REGISTER_OP([] {
+  OpDef d;
+  d.name = "Assert";
+  d.inputs = {"condition", "data*"};
+  d.attrs = {"summarize"};
+  d.infer = infer_assert;
+  d.stateful = true;
+  return d;
+}());
+
+// CheckNumerics(tensor) attrs: message. Passes the tensor through; stateful so it is never pruned.
+EF_REGISTER_OP([] {
+  OpDef d;
+  d.name = "CheckNumerics";
+  d.inputs = {"tensor"};
+  d.attrs = {"message"};
+  d.infer = infer_check_numerics;
+  d.stateful = true;
+  return d;
+}());
+
+// EagerPyFunc(input*) attrs: token (the registered Python callable), Tout (list of dtype enums).
+EF_REGISTER_OP([] {
+  OpDef d;
+  d.name = "EagerPyFunc";
+  d.inputs = {"input*"};
+  d.attrs = {"token", "Tout"};
+  d.infer = infer_py_func;
+  d.stateful = true;
+  return d;
+}());
+
+}  // namespace
+}  // namespace ef

@@ -1,0 +1,2 @@
+"""tf.Module."""
+from eagerflow.module.module import Module
