@@ -108,8 +108,9 @@ def lift_initial_value(value):
     if not isinstance(value, Tensor) or not value._is_symbolic:
         return value
     try:
-        plan = _core.Plan(value._graph, [], [value], [])
-        return plan.run([])[0]
+        captures = value._graph.captures()  # eager tensors the value reads: fed as they are
+        plan = _core.Plan(value._graph, [ph for _, ph in captures], [value], [])
+        return plan.run([t for t, _ in captures])[0]
     except Exception as e:
         raise ValueError(f"The initial value of a tf.Variable created inside a tf.function must not depend on "
                          f"the function's inputs: {value!r} ({e})") from None
