@@ -50,3 +50,6 @@ from eagerflow.ops.logging_ops import print_v2 as print
 from eagerflow import compat
 from eagerflow.framework.ops import name_scope
 from eagerflow.ops.no_op import no_op
+# --- tf.function TraceType and the retracing warning's logger (issue 4: tracing) ---
+from eagerflow import types
+from eagerflow.function.retracing_warning import get_logger
