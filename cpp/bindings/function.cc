@@ -1,9 +1,13 @@
 // tf.function's call fast path in C++: one call computes the trace key of the arguments (dtype and
 // shape of tensors, values of Python scalars), finds the compiled plan and runs it with the GIL
-// released (kept for a few tiny elementwise steps, see Plan::light). Anything it cannot key (nested structures, kwargs, Variables, ...) goes to Python.
+// released (kept for a few tiny elementwise steps, see Plan::light). Only exact keys are looked up here;
+// anything it cannot key (nested structures, kwargs, Variables, ...) or has not seen goes to Python,
+// which does the TraceType subtype lookup (function_cache.py) and then adds the key.
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <iterator>
+#include <unordered_map>
 
 #include "bindings/bindings.h"
 #include "bindings/convert.h"
@@ -16,8 +20,8 @@ namespace {
 
 bool g_run_functions_eagerly = false;  // tf.config.run_functions_eagerly
 
-// Entries per Function kept in C++; further signatures still work through the Python cache.
-constexpr size_t kMaxEntries = 64;
+// Entries per Function kept in C++ (the map is emptied when full; the Python cache still has them).
+constexpr size_t kMaxEntries = 4096;
 
 struct CallEntry {
   std::string key;
@@ -25,6 +29,7 @@ struct CallEntry {
   std::vector<Tensor> captures;  // appended to the arguments' tensors (plan feeds order)
   int out_mode = 0;              // 0: returns None, 1: one tensor, 2: packer(list of outputs)
   py::object packer;
+  bool exact = true;
 };
 
 template <typename T>
@@ -98,6 +103,7 @@ class FunctionCache {
     if (!encode_args(args.ptr(), key, &feeds)) return miss;
     std::shared_ptr<CallEntry> e = find(key);
     if (!e) return miss;
+    ++hits_;
     feeds.insert(feeds.end(), e->captures.begin(), e->captures.end());
     std::vector<Tensor> out;
     if (e->plan.plan->light()) {
@@ -114,19 +120,22 @@ class FunctionCache {
   }
 
   // Remembers `plan` for calls with arguments like `args`; false when `args` cannot be keyed.
+  // `exact`: the plan was traced for exactly this key (else it is the most specific trace the key is
+  // a subtype of, which a later, more specific trace may replace: see clear_inexact).
   bool add(const py::tuple& args, const PlanRef& plan, std::vector<Tensor> captures, int out_mode,
-           py::object packer) {
+           py::object packer, bool exact) {
     std::string key;
     if (!encode_args(args.ptr(), key, nullptr)) return false;
-    if (find(key)) return true;
-    if (entries_.size() >= kMaxEntries) return false;
+    if (entries_.count(key)) return true;
+    if (entries_.size() >= kMaxEntries) clear();  // bounded: hot signatures come back on their next call
     auto e = std::make_shared<CallEntry>();
-    e->key = std::move(key);
+    e->key = key;
     e->plan = plan;
     e->captures = std::move(captures);
     e->out_mode = out_mode;
     e->packer = std::move(packer);
-    entries_.push_back(std::move(e));
+    e->exact = exact;
+    entries_.emplace(std::move(key), std::move(e));
     return true;
   }
 
@@ -137,23 +146,42 @@ class FunctionCache {
     return py::bytes(key);
   }
 
-  void clear() { entries_.clear(); }
-  size_t size() const { return entries_.size(); }
-
- private:
-  std::shared_ptr<CallEntry> find(const std::string& key) {
-    if (last_ < entries_.size() && entries_[last_]->key == key) return entries_[last_];
-    for (size_t i = 0; i < entries_.size(); ++i) {
-      if (entries_[i]->key == key) {
-        last_ = i;
-        return entries_[i];
-      }
-    }
-    return nullptr;
+  void clear() {
+    entries_.clear();
+    last_.reset();
   }
 
-  std::vector<std::shared_ptr<CallEntry>> entries_;
-  size_t last_ = 0;
+  // Drops the entries that resolved to a less specific trace (a new trace may now fit them better).
+  void clear_inexact() {
+    for (auto it = entries_.begin(); it != entries_.end();) {
+      it = it->second->exact ? std::next(it) : entries_.erase(it);
+    }
+    if (last_ && !last_->exact) last_.reset();
+  }
+
+  size_t size() const { return entries_.size(); }
+
+  // Hits since the last call (Python counts them as calls without tracing for the retracing warning).
+  uint64_t take_hits() {
+    uint64_t n = hits_;
+    hits_ = 0;
+    return n;
+  }
+
+ private:
+  // Hash lookup, O(1) in the number of signatures; the last hit is checked first (one compare for
+  // the common call-the-same-signature loop).
+  std::shared_ptr<CallEntry> find(const std::string& key) {
+    if (last_ && last_->key == key) return last_;
+    auto it = entries_.find(key);
+    if (it == entries_.end()) return nullptr;
+    last_ = it->second;
+    return last_;
+  }
+
+  std::unordered_map<std::string, std::shared_ptr<CallEntry>> entries_;
+  std::shared_ptr<CallEntry> last_;
+  uint64_t hits_ = 0;
 };
 
 }  // namespace
@@ -162,9 +190,12 @@ void init_function(py::module_& m) {
   py::class_<FunctionCache>(m, "FunctionCache")
       .def(py::init<>())
       .def("call", &FunctionCache::call)
-      .def("add", &FunctionCache::add)
+      .def("add", &FunctionCache::add, py::arg("args"), py::arg("plan"), py::arg("captures"), py::arg("out_mode"),
+           py::arg("packer"), py::arg("exact") = true)
       .def("key_of", &FunctionCache::key_of)
       .def("clear", &FunctionCache::clear)
+      .def("clear_inexact", &FunctionCache::clear_inexact)
+      .def("take_hits", &FunctionCache::take_hits)
       .def("__len__", &FunctionCache::size);
   m.def("set_run_functions_eagerly", [](bool v) { g_run_functions_eagerly = v; });
   m.def("functions_run_eagerly", [] { return g_run_functions_eagerly; });

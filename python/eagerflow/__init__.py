@@ -55,3 +55,6 @@ from eagerflow import debugging
 from eagerflow.module import Module
 from eagerflow.ops.script_ops import numpy_function, py_function
 from eagerflow.ops.check_ops import (Assert, assert_equal, assert_greater, assert_less, assert_rank)
+# --- tf.function TraceType and the retracing warning's logger (issue 4: tracing) ---
+from eagerflow import types
+from eagerflow.function.retracing_warning import get_logger

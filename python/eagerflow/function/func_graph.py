@@ -1,5 +1,6 @@
 """FuncGraph and tracing: runs a Python function on placeholders inside a graph."""
 import inspect
+import weakref
 
 import numpy as np
 
@@ -7,6 +8,8 @@ from eagerflow import _core
 from eagerflow.framework.convert import convert_to_tensor
 from eagerflow.framework.ops import Graph
 from eagerflow.framework.tensor import Tensor
+from eagerflow.function import trace_type
+from eagerflow.types.experimental import PlaceholderContext
 from eagerflow.util import nest
 
 # Non-tensor leaves of a function's result that become constant tensors (None stays None).
@@ -37,72 +40,59 @@ class FuncGraph(Graph):
         return "FuncGraph(name=%s, id=%d)" % (self.name, id(self))
 
 
-def _placeholder_for(graph, value, name):
-    """A placeholder standing for a tensor argument (same dtype and shape)."""
-    return graph._graph.add_placeholder(value._dtype_enum, _dims(value._shape_tuple), name)
+class _PlaceholderContext(PlaceholderContext):
+    """Placeholder generation state: the graph, the parameter being traced and the placeholders made."""
+
+    def __init__(self, graph):
+        super().__init__(graph)
+        self.placeholders = []
 
 
-def _dims(shape_tuple):
-    if shape_tuple is None:
-        return None
-    return [-1 if d is None else d for d in shape_tuple]
-
-
-def trace(python_function, name, args, kwargs, spec_for=None):
+def trace(python_function, name, params, types):
     """Traces `python_function` under TF's variable-creation rule (see variable_policy.py: only the
     first trace may create tf.Variables, and then the function is traced again)."""
     from eagerflow.function import variable_policy  # issue 4 semantics helper
-    return variable_policy.trace_with_policy(_trace_once, python_function, name, args, kwargs, spec_for)
+    return variable_policy.trace_with_policy(_trace_once, python_function, name, params, types)
 
 
-def _trace_once(python_function, name, args, kwargs, spec_for=None):
-    """Traces `python_function(*args, **kwargs)` into a new FuncGraph.
+def _trace_once(python_function, name, params, types):
+    """Traces the Python function into a new FuncGraph.
 
-    Tensor leaves of the arguments become placeholders named after their parameter; other
-    values are passed through as Python values (they are part of the trace's key). Returns the
-    graph with inputs (placeholders), outputs (Identity of each returned tensor) and the
-    structured outputs set.
+    `params` are the bound arguments as (parameter name, inspect kind, value) in parameter order and
+    `types` their TraceTypes (possibly generalized, reduce_retracing): tensor leaves become
+    placeholders named after their parameter (shaped by the type), other values are passed as they
+    are (they are part of the trace's key). Returns the graph with inputs (placeholders), outputs
+    (Identity of each returned tensor), the structured input signature and outputs set.
     """
     g = FuncGraph(name)
-    sig = inspect.signature(python_function)
-    try:
-        bound = sig.bind(*args, **kwargs)
-    except TypeError:
-        bound = None
-    placeholders = []
+    ctx = _PlaceholderContext(g)
     with g.as_default():
-        def substitute(param_name, value):
-            def leaf(x):
-                spec = spec_for(x) if spec_for is not None else None
-                if spec is not None:
-                    dims = None if spec.shape.rank is None else [-1 if d is None else d for d in spec.shape.as_list()]
-                    ph = g._graph.add_placeholder(spec.dtype._type_enum, dims, spec.name or param_name)
-                elif isinstance(x, Tensor):
-                    ph = _placeholder_for(g, x, param_name)
+        new_args, new_kwargs = [], {}
+        arg_specs, kwarg_specs = [], {}
+        for (pname, kind, value), t in zip(params, types):
+            if kind == inspect.Parameter.VAR_POSITIONAL:
+                for i, (ct, v) in enumerate(zip(t.components, value)):
+                    ctx.name = "%s_%d" % (pname, i)
+                    ph = trace_type.placeholder_for(ct, v, ctx)
+                    new_args.append(ph)
+                    arg_specs.append(_spec_of(ct, ph))
+            elif kind == inspect.Parameter.VAR_KEYWORD:
+                for k, ct in zip(t.tag[1], t.components):
+                    ctx.name = k
+                    ph = trace_type.placeholder_for(ct, value[k], ctx)
+                    new_kwargs[k] = ph
+                    kwarg_specs[k] = _spec_of(ct, ph)
+            else:
+                ctx.name = pname
+                ph = trace_type.placeholder_for(t, value, ctx)
+                if kind == inspect.Parameter.KEYWORD_ONLY:
+                    new_kwargs[pname] = ph
+                    kwarg_specs[pname] = _spec_of(t, ph)
                 else:
-                    return x
-                placeholders.append(ph)
-                return ph
-            return nest.map_structure(leaf, value) if nest.is_nested(value) else leaf(value)
-
-        if bound is not None:
-            new_args, new_kwargs = [], {}
-            for pname, param in sig.parameters.items():
-                if pname not in bound.arguments:
-                    continue
-                v = bound.arguments[pname]
-                if param.kind == inspect.Parameter.VAR_POSITIONAL:
-                    new_args.extend(substitute(pname, x) for x in v)
-                elif param.kind == inspect.Parameter.VAR_KEYWORD:
-                    new_kwargs.update({k: substitute(k, x) for k, x in v.items()})
-                elif param.kind == inspect.Parameter.KEYWORD_ONLY:
-                    new_kwargs[pname] = substitute(pname, v)
-                else:
-                    new_args.append(substitute(pname, v))
-        else:
-            new_args = [substitute("args_%d" % i, a) for i, a in enumerate(args)]
-            new_kwargs = {k: substitute(k, v) for k, v in kwargs.items()}
-        g.structured_input_signature = (tuple(new_args), new_kwargs)
+                    new_args.append(ph)
+                    arg_specs.append(_spec_of(t, ph))
+        g.structured_input_signature = (tuple(arg_specs), kwarg_specs)
+        placeholders = ctx.placeholders
         result = python_function(*new_args, **new_kwargs)
         flat = nest.flatten(result)
         outputs, packed = [], []
@@ -122,3 +112,19 @@ def _trace_once(python_function, name, args, kwargs, spec_for=None):
     g.inputs = placeholders + [ph for _, ph in g.captures]
     g.outputs = outputs
     return g
+
+
+def _spec_of(t, value):
+    """The structured_input_signature entry of an argument: TensorSpecs (named after their
+    placeholder) for tensors, the containers rebuilt around them, other values as they are."""
+    from eagerflow.function.tensor_spec import TensorSpec
+    if isinstance(t, trace_type.TensorType):
+        return TensorSpec(value.shape, value.dtype, value.name.split(":")[0])
+    if isinstance(t, trace_type._Composite):
+        return t._rebuild(value, [_spec_of(c, v) for c, v in zip(t.components, t._children(value))])
+    if isinstance(t, trace_type.WeakrefType):  # the trace must not keep the object alive
+        try:
+            return weakref.proxy(value)
+        except TypeError:
+            return value
+    return value

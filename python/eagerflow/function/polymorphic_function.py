@@ -1,5 +1,6 @@
-"""tf.function: a Function traces its Python function once per distinct input signature into a
-graph (ConcreteFunction) and later calls run that graph's C++ plan."""
+"""tf.function: a Function traces its Python function once per distinct argument TraceType into a
+graph (ConcreteFunction); later calls run that graph's C++ plan. Exact keys of plain tensor/scalar
+calls hit a C++ cache; other calls look up the most specific matching trace in Python."""
 import functools
 import inspect
 import threading
@@ -8,10 +9,12 @@ import numpy as np
 
 from eagerflow import _core
 from eagerflow.framework.tensor import Tensor
+from eagerflow.function import retracing_warning, trace_type
 from eagerflow.function.concrete_function import ConcreteFunction
 from eagerflow.function.func_graph import trace
+from eagerflow.function.function_cache import FunctionCache
 from eagerflow.function.tensor_spec import TensorSpec
-
+from eagerflow.util import nest
 
 
 def run_functions_eagerly(run_eagerly):
@@ -24,29 +27,6 @@ def functions_run_eagerly():
     return _core.functions_run_eagerly()
 
 
-def _key_of(value):
-    """The part of the trace key one argument contributes (basic form; issue 4 adds TraceType)."""
-    if isinstance(value, Tensor):
-        return (value._dtype_enum, value._shape_tuple)
-    if isinstance(value, np.ndarray):
-        return ("nd", value.dtype.str, value.shape)
-    if isinstance(value, TensorSpec):
-        return (value.dtype._type_enum, None if value.shape.rank is None else tuple(value.shape.as_list()))
-    if value is None or isinstance(value, (bool, int, float, str, bytes)):
-        return (type(value), value)
-    if isinstance(value, (list, tuple)):
-        return (type(value), tuple(_key_of(v) for v in value))
-    if isinstance(value, dict):
-        return (dict, tuple(sorted(((k, _key_of(v)) for k, v in value.items()), key=lambda kv: repr(kv[0]))))
-    if hasattr(value, "_handle"):  # tf.Variable: captured by handle, keyed by identity
-        return ("var", id(value))
-    return ("obj", id(value))
-
-
-def _spec_for(x):
-    return x if isinstance(x, TensorSpec) else None
-
-
 class Function:
     """The callable tf.function returns."""
 
@@ -54,22 +34,25 @@ class Function:
                  jit_compile=None):
         self._python_function = python_function
         self._name = name or getattr(python_function, "__name__", "function")
-        self._input_signature = input_signature
+        self._input_signature = _validate_signature(input_signature)
         self._autograph = autograph
-        self._reduce_retracing = reduce_retracing
+        self._reduce_retracing = bool(reduce_retracing)
         self._jit_compile = jit_compile
         self._signature = inspect.signature(python_function)
-        self._nparams = sum(1 for p in self._signature.parameters.values()
-                            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
-        self._simple = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-                           for p in self._signature.parameters.values())
-        self._cache = {}
-        # C++ cache for calls with positional tensor / Python scalar arguments: key, plan and run in
-        # one call (see cpp/bindings/function.cc); other calls take the Python path below.
+        self._positional = [n for n, p in self._signature.parameters.items()
+                            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        if self._input_signature is not None and len(self._input_signature) > len(self._positional):
+            raise TypeError(f"input_signature contains {len(self._input_signature)} input(s), but the Python "
+                            f"function {self._name}{self._signature} only takes {len(self._positional)} positional "
+                            f"argument(s).")
+        # C++ cache for calls with positional tensor / Python scalar arguments: exact key, plan and run
+        # in one call (see cpp/bindings/function.cc); other calls take the Python path below.
         self._fast = _core.FunctionCache()
         self._fast_call = self._fast.call
+        self._cache = FunctionCache(on_change=self._fast.clear)
         self._lock = threading.RLock()
         self._tracing_count = 0
+        self._detector = retracing_warning.detector(retracing_warning.key_for(python_function))
         functools.update_wrapper(self, python_function)
 
     @property
@@ -83,26 +66,7 @@ class Function:
     def experimental_get_tracing_count(self):
         return self._tracing_count
 
-    def _canonical(self, args, kwargs):
-        """Arguments as a positional tuple in parameter order (defaults applied)."""
-        if not kwargs and self._simple and len(args) == self._nparams:
-            return tuple(args), {}
-        bound = self._signature.bind(*args, **kwargs)
-        bound.apply_defaults()
-        return tuple(bound.args), dict(bound.kwargs)
-
-    def _concrete_for(self, args, kwargs):
-        key = (tuple(_key_of(a) for a in args), tuple(sorted((k, _key_of(v)) for k, v in kwargs.items())))
-        cf = self._cache.get(key)
-        if cf is None:
-            with self._lock:  # tracing is serialized; calls run concurrently
-                cf = self._cache.get(key)
-                if cf is None:
-                    graph = trace(self._python_function, self._name, args, kwargs, _spec_for)
-                    cf = ConcreteFunction(graph, self._signature)
-                    self._tracing_count += 1
-                    self._cache[key] = cf
-        return cf
+    # --- calls -------------------------------------------------------------------------------------
 
     def __call__(self, *args, **kwargs):
         if not kwargs:
@@ -115,20 +79,94 @@ class Function:
         if _core.functions_run_eagerly() or _core.current_graph() is not None:
             # Eager mode on request; inside another trace the body joins the outer graph.
             return self._python_function(*args, **kwargs)
-        given = args
-        args, kwargs = self._canonical(args, kwargs)
-        args, kwargs = _numpy_to_tensors(args, kwargs)
-        cf = self._concrete_for(args, kwargs)
-        if not kwargs and args is given:  # the same positional arguments key the C++ cache
-            self._fast.add(args, *cf._fast_call_spec())
-        return cf._call_flat(_tensor_leaves(args, kwargs))
+        params, key = self._canonicalize(args, kwargs)
+        with self._lock:  # tracing is serialized; plans run concurrently
+            hits = self._fast.take_hits()  # C++ cache hits count as calls for the retracing warning
+            if hits:
+                self._detector.called_without_tracing(hits)
+            cf, exact = self._cache.lookup(key)
+            if cf is None:
+                cf, exact = self._trace_new(params, key)
+                self._detector.called_with_tracing(repr(self._python_function))
+            else:
+                self._detector.called_without_tracing()
+        flat = []
+        for t, (_, _, v) in zip(key.components, params):
+            trace_type.flatten_tensors(t, v, flat)
+        if not kwargs:
+            self._remember_fast(args, flat, cf, exact or self._input_signature is not None)
+        return cf._call_flat(flat)
+
+    def _remember_fast(self, args, flat, cf, exact):
+        """Adds the call's exact key to the C++ cache when the tensors it feeds are the positional
+        tensor arguments themselves (no conversions, no tensors elsewhere)."""
+        tensors = [a for a in args if type(a) is Tensor]
+        if len(tensors) == len(flat) and all(a is b for a, b in zip(tensors, flat)):
+            self._fast.add(args, *cf._fast_call_spec(), exact)
+
+    def _trace_new(self, params, key):
+        trace_key = self._cache.generalize(key) if self._reduce_retracing else key
+        graph = trace(self._python_function, self._name, params, trace_key.components)
+        cf = ConcreteFunction(graph, [(n, k) for n, k, _ in params], list(trace_key.components))
+        self._tracing_count += 1
+        self._cache.add(trace_key, cf)
+        self._fast.clear_inexact()  # keys that resolved to a less specific trace may fit this one better
+        return cf, trace_key == key
+
+    # --- arguments -----------------------------------------------------------------------------------
+
+    def _canonicalize(self, args, kwargs):
+        """(params, key): the bound arguments as (name, kind, value) in parameter order (defaults
+        applied, NumPy arrays as tensors, input_signature conversions done) and their TraceType."""
+        try:
+            bound = self._signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"Binding inputs to tf.function failed due to `{e}`. Received args: {args} and kwargs: "
+                            f"{kwargs} for signature: {self._signature_text()}.") from None
+        bound.apply_defaults()
+        sig = self._input_signature
+        params, types = [], []
+        context = None
+        for i, (name, p) in enumerate(self._signature.parameters.items()):
+            v = _numpy_to_tensors(bound.arguments[name])
+            if sig is not None and i < len(sig):
+                v = _convert_to_signature(v, sig[i], args, kwargs, sig)
+                t = trace_type.from_value(sig[i])
+            else:
+                t = trace_type.from_value(v, context)
+            params.append((name, p.kind, v))
+            types.append(t)
+        return params, trace_type.TupleType(None, types)
+
+    def _signature_text(self):
+        if self._input_signature is None:
+            return "(%s)" % ", ".join(self._signature.parameters)
+        names = list(self._signature.parameters)
+        parts = ["%s: %r" % (n, s) if i < len(self._input_signature) else n
+                 for i, (n, s) in enumerate(zip(names, list(self._input_signature) + [None] * len(names)))]
+        return "(%s)" % ", ".join(parts)
+
+    # --- concrete functions --------------------------------------------------------------------------
 
     def get_concrete_function(self, *args, **kwargs):
-        """The ConcreteFunction for these arguments (tensors or tf.TensorSpec), tracing if needed."""
+        """The ConcreteFunction for these arguments (tensors, tf.TensorSpecs, Python values), tracing if
+        needed (not counted as a retracing call)."""
         if not args and not kwargs and self._input_signature is not None:
             args = tuple(self._input_signature)
-        args, kwargs = self._canonical(args, kwargs)
-        return self._concrete_for(args, kwargs)
+        params, key = self._canonicalize(args, kwargs)
+        with self._lock:
+            cf, _ = self._cache.lookup(key)
+            if cf is None:
+                cf, _ = self._trace_new(params, key)
+        return cf
+
+    def pretty_printed_concrete_signatures(self, verbose=True):
+        """Every trace's signature, in tracing order (print(concrete) without the prefix)."""
+        joiner = "\n\n" if verbose else "\n"
+        return joiner.join(cf.pretty_printed_signature(verbose=verbose) for cf in self._cache.values())
+
+    def _list_all_concrete_functions(self):
+        return self._cache.values()
 
     def __get__(self, instance, owner):
         if instance is None:
@@ -146,31 +184,77 @@ class Function:
         return "<eagerflow.Function %s at 0x%X>" % (self._name, id(self))
 
 
-def _numpy_to_tensors(args, kwargs):
+def _validate_signature(input_signature):
+    if input_signature is None:
+        return None
+    if not isinstance(input_signature, (tuple, list)):
+        raise TypeError(f"input_signature must be either a tuple or a list, got {type(input_signature)}.")
+    bad = [s for s in nest.flatten(list(input_signature)) if not isinstance(s, TensorSpec)]
+    if bad:
+        raise TypeError(f"input_signature must be a possibly nested sequence of TensorSpec objects, got invalid "
+                        f"args {bad} with types {[type(b) for b in bad]}.")
+    return tuple(input_signature)
+
+
+def _format_inputs(args, kwargs, input_signature):
+    inputs = list(args) + list(kwargs.values())
+    return ("  inputs: (\n    " + ",\n    ".join(str(i) for i in inputs) + ")\n"
+            "  input_signature: (\n    " + ",\n    ".join(str(s) for s in input_signature) + ")")
+
+
+def _flatten_up_to(spec, value):
+    """The leaves of `value` at the positions of `spec`'s leaves (ValueError when the structures differ)."""
+    if isinstance(spec, TensorSpec):
+        return [value]
+    if isinstance(spec, dict):
+        if not isinstance(value, dict) or set(value) != set(spec):
+            raise ValueError("structure")
+        return [x for k in sorted(spec, key=trace_type._sort_key) for x in _flatten_up_to(spec[k], value[k])]
+    if not isinstance(value, (list, tuple)) or len(value) != len(spec):
+        raise ValueError("structure")
+    return [x for s, v in zip(spec, value) for x in _flatten_up_to(s, v)]
+
+
+def _convert_to_signature(value, spec, args, kwargs, input_signature):
+    """`value` converted to tensors and checked against `spec` (TF's ValueErrors)."""
+    from eagerflow.framework.convert import convert_to_tensor
+    try:
+        flat = _flatten_up_to(spec, value)
+    except ValueError:
+        raise ValueError("Structure of Python function inputs does not match input_signature:\n"
+                         f"{_format_inputs(args, kwargs, input_signature)}.") from None
+    specs = nest.flatten(spec)
+    out = []
+    for s, v in zip(specs, flat):
+        if isinstance(v, TensorSpec):  # get_concrete_function(TensorSpec(...))
+            ok = s.dtype == v.dtype and s.shape.is_compatible_with(v.shape)
+            if not ok:
+                break
+            out.append(v)
+            continue
+        if not isinstance(v, Tensor):
+            try:
+                v = v._as_tensor() if hasattr(v, "_as_tensor") else convert_to_tensor(v, dtype_hint=s.dtype)
+            except (ValueError, TypeError):
+                raise ValueError("When input_signature is provided, all inputs to the Python function must be "
+                                 f"convertible to tensors:\n{_format_inputs(args, kwargs, input_signature)}.") from None
+        if not s.is_compatible_with(v):
+            break
+        out.append(v)
+    if len(out) != len(specs):
+        raise ValueError("Python inputs incompatible with input_signature:\n"
+                         f"{_format_inputs(args, kwargs, input_signature)}.")
+    return out[0] if isinstance(spec, TensorSpec) else nest.pack_sequence_as(spec, out)
+
+
+def _numpy_to_tensors(v):
     """NumPy arrays are tensor arguments (traced by dtype and shape), as in TF."""
-    from eagerflow.util import nest
-
-    def conv(v):
-        if isinstance(v, np.ndarray):
-            return _core.convert_to_tensor(v)
-        if nest.is_nested(v) and any(isinstance(x, np.ndarray) for x in nest.flatten(v)):
-            return nest.map_structure(lambda x: _core.convert_to_tensor(x) if isinstance(x, np.ndarray) else x, v)
-        return v
-    if not any(isinstance(a, (np.ndarray, list, tuple, dict)) for a in args) and not kwargs:
-        return args, kwargs
-    return tuple(conv(a) for a in args), {k: conv(v) for k, v in kwargs.items()}
-
-
-def _tensor_leaves(args, kwargs):
-    from eagerflow.util import nest
-    flat = []
-    for v in list(args) + [kwargs[k] for k in kwargs]:
-        for x in (nest.flatten(v) if nest.is_nested(v) else (v,)):
-            if isinstance(x, Tensor):
-                flat.append(x)
-            elif isinstance(x, np.ndarray):
-                flat.append(_core.convert_to_tensor(x))
-    return flat
+    if isinstance(v, np.ndarray):
+        return _core.convert_to_tensor(v)
+    if isinstance(v, (list, tuple, dict)) and nest.is_nested(v) and any(
+            isinstance(x, np.ndarray) for x in nest.flatten(v)):
+        return nest.map_structure(lambda x: _core.convert_to_tensor(x) if isinstance(x, np.ndarray) else x, v)
+    return v
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None, reduce_retracing=False,

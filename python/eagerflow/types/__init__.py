@@ -1,0 +1,2 @@
+"""tf.types: the public type protocols (tf.types.experimental.TraceType)."""
+from eagerflow.types import experimental
