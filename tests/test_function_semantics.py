@@ -271,3 +271,19 @@ def test_function_on_methods_is_bound_per_instance():
     assert b.add(tf.constant(1)).numpy() == 11
     assert a.add is a.add
     assert a.add is not b.add
+
+
+def test_tracing_count_includes_the_variable_creation_retrace():
+    class Count(tf.Module):
+        def __init__(self):
+            self.count = None
+
+        @tf.function
+        def __call__(self):
+            if self.count is None:
+                self.count = tf.Variable(0)
+            return self.count.assign_add(1)
+
+    c = Count()
+    assert c().numpy() == 1 and c().numpy() == 2
+    assert type(c).__call__.__get__(c, type(c)).experimental_get_tracing_count() == 2  # as TF: traced twice

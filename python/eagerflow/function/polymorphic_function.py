@@ -108,7 +108,7 @@ class Function:
         trace_key = self._cache.generalize(key) if self._reduce_retracing else key
         graph = trace(self._python_function, self._name, params, trace_key.components)
         cf = ConcreteFunction(graph, [(n, k) for n, k, _ in params], list(trace_key.components))
-        self._tracing_count += 1
+        self._tracing_count += getattr(graph, "trace_passes", 1)
         self._cache.add(trace_key, cf)
         self._fast.clear_inexact()  # keys that resolved to a less specific trace may fit this one better
         return cf, trace_key == key

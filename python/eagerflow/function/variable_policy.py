@@ -83,6 +83,7 @@ def trace_with_policy(trace_once, python_function, *args):
     if first and state.created:
         # The variables exist now; trace again, and this time creating one is an error.
         graph = _run(trace_once, _State(False, SINGLETON_MESSAGE), (python_function,) + args)
+        graph.trace_passes = 2  # TF counts both traces in experimental_get_tracing_count()
     return graph
 
 
