@@ -401,3 +401,35 @@ def test_large_transposes_tiled_path(dtype):
     b = sample((100, 33), dtype)
     check(tf.transpose(b), b.T)
     check(tf.constant(b)[::-1, ::3], b[::-1, ::3])
+
+
+# --- regressions found by the ASan/UBSan run (.ci/sanitize): huge sizes fail cleanly, no overflow ---
+
+def test_reshape_too_many_elements():
+    big = tf.constant([2 ** 40, 2 ** 40], tf.int64)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Shape \[1099511627776, 1099511627776\] has too many elements"):
+        tf.reshape(tf.zeros([6]), big)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="has too many elements"):
+        tf.reshape(tf.zeros([0]), tf.constant([2 ** 40, 2 ** 40, 0, -1], tf.int64))
+
+
+def test_tile_pad_split_huge_sizes():
+    with pytest.raises((tf.errors.InvalidArgumentError, tf.errors.ResourceExhaustedError)):
+        tf.tile(tf.zeros([3]), tf.constant([2 ** 62], tf.int64))
+    with pytest.raises((tf.errors.InvalidArgumentError, tf.errors.ResourceExhaustedError)):
+        tf.pad(tf.zeros([3]), tf.constant([[2 ** 62, 2 ** 62]], tf.int64))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Determined shape must either match"):
+        tf.split(tf.zeros([4]), tf.constant([2 ** 62] * 4, tf.int64))
+
+
+def test_gather_nd_huge_index():
+    # The flat offset was computed before the range check and overflowed.
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"indices\[0\] = \[4611686018427387904, 0\] does not index into param shape \[3,3\]"):
+        tf.gather_nd(tf.zeros([3, 3]), tf.constant([[2 ** 62, 0]], tf.int64))
+
+
+@pytest.mark.parametrize("axis", [-(2 ** 63), 2 ** 63 - 1])
+def test_gather_extreme_axis(axis):
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.gather(tf.zeros([3]), [0], axis=tf.constant(axis, tf.int64))

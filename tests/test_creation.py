@@ -179,3 +179,41 @@ def test_top_level_exports():
 def test_linspace_negative_num():
     with pytest.raises(tf.errors.InvalidArgumentError, match="Requires start <= limit when delta > 0: 1/-1"):
         tf.linspace(0.0, 1.0, -1)
+
+
+# --- regressions found by the ASan/UBSan run (.ci/sanitize): extreme values are exact, no UB ---
+
+@pytest.mark.parametrize("dt", [tf.int32, tf.int64])
+def test_range_extreme_int_bounds(dt):
+    lo, hi = dt.min, dt.max
+    c = lambda v: tf.constant(v, dt)  # noqa: E731
+    # i * delta overflows before start is added; (limit - start) overflows int64.
+    check(tf.range(c(lo), c(hi), c(hi)), np.array([lo, -1, hi - 1], dt.as_numpy_dtype))
+    check(tf.range(c(hi), c(lo), c(lo)), np.array([hi, -1], dt.as_numpy_dtype))
+    assert tf.function(lambda: tf.range(c(lo), c(hi), c(hi)))().numpy().tolist() == [lo, -1, hi - 1]
+
+
+def test_range_too_many_elements():
+    lo, hi = tf.constant(tf.int64.min, tf.int64), tf.constant(tf.int64.max, tf.int64)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Requires \(\(limit - start\) / delta\) <= 9223372036854775807"):
+        tf.range(lo, hi, tf.constant(1, tf.int64))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Requires \(\(limit - start\) / delta\) <= 9223372036854775807"):
+        tf.range(1e30)
+
+
+def test_range_float_bounds_beyond_int64():
+    # The float bounds were also read as int64 (a float -> int cast out of range).
+    r = tf.range(1e30, 0.0, -1e29)  # TF: 10 elements (the bounds rounded to float32 first)
+    assert r.shape == (10,) and r.dtype == tf.float32
+    np.testing.assert_allclose(r.numpy()[[0, -1]], [1e30, 1e29], rtol=1e-6)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.range(float("nan"))
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.range(0.0, float("inf"))
+
+
+def test_broadcast_to_negative_dims():
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Dimension -1 must be >= 0 \[Op:BroadcastTo\]"):
+        tf.broadcast_to(1.0, [-1])
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Dimension -5 must be >= 0 \[Op:BroadcastTo\]"):
+        tf.broadcast_to([1.0], [-5, 1])

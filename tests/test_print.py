@@ -423,3 +423,9 @@ def test_function_printing_from_another_thread(capsys):
     t.start()
     t.join()
     assert capsys.readouterr().err == "thread 0\nthread 1\nthread 2\nthread 3\n"
+
+
+def test_huge_summarize_and_huge_empty_dims():
+    # Found by the ASan/UBSan run: 2 * summarize and the row strides of an empty tensor overflowed.
+    assert fmt(tf.reshape(tf.range(6), [2, 3]), summarize=2 ** 62) == "[[0 1 2]\n [3 4 5]]"
+    assert fmt(tf.zeros([0, 2 ** 40, 2 ** 40]), summarize=3) == "[]"

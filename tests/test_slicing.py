@@ -195,3 +195,19 @@ def test_getitem_property(case):
             tf.constant(a)[key]
         return
     check(tf.constant(a)[key], expected)
+
+
+# --- regressions found by the ASan/UBSan run (.ci/sanitize) ---
+
+def test_slice_extreme_begin_with_size_minus_one():
+    # size -1 became dim - begin before begin was checked: overflow for begin = INT64_MIN.
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Expected begin\[0\] in \[0, 4\], but got -9223372036854775808"):
+        tf.slice(tf.zeros([4]), tf.constant([-(2 ** 63)], tf.int64), tf.constant([-1], tf.int64))
+
+
+@pytest.mark.parametrize("ellipsis_mask", [0, 1])
+def test_strided_slice_more_than_32_entries(ellipsis_mask):
+    # Mask bits were read with shifts past the 64-bit mask width.
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Expected begin, end, and strides to be 1D equal size tensors, but got shapes \[70\]"):
+        tf.strided_slice(tf.zeros([4]), [0] * 70, [1] * 70, [1] * 70, ellipsis_mask=ellipsis_mask)

@@ -157,3 +157,12 @@ def test_python_scalars_adopt_tensor_dtype():
     assert (tf.constant([1], dtype=tf.int64) + 2).dtype == tf.int64
     assert (tf.constant(1) + True).numpy() == 2
     assert (2 - tf.constant(1.5)).numpy() == 0.5
+
+
+def test_numpy_of_empty_tensor_too_big_for_numpy():
+    # Found by the ASan/UBSan run: the NumPy strides of [0, 2**62] float32 overflowed; TF refuses.
+    x = tf.zeros([0, 2 ** 62])
+    assert x.shape == (0, 2 ** 62)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Failed to create numpy array from tensor of shape"):
+        x.numpy()
+    assert tf.zeros([0, 2 ** 62], tf.int8).numpy().shape == (0, 2 ** 62)

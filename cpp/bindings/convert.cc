@@ -136,6 +136,15 @@ Tensor from_numpy(py::handle obj) {
 
 py::object to_numpy(const Tensor& t) {
   std::vector<ssize_t> shape(t->shape().begin(), t->shape().end());
+  // NumPy needs the product of the non-zero dims times the item size to fit in ssize_t, even for
+  // an empty array (and pybind11's stride computation would overflow): refuse like TF does.
+  const ssize_t item = t->dtype() == DType::kString ? ssize_t(sizeof(PyObject*)) : ssize_t(dtype_size(t->dtype()));
+  ssize_t bytes = item;
+  for (ssize_t d : shape)
+    if (d != 0 && __builtin_mul_overflow(bytes, d, &bytes))
+      throw_error(Code::kInvalidArgument, "Failed to create numpy array from tensor of shape ",
+                  t->shape().to_list_string(), ". Numpy error: ValueError: array is too big; `arr.size * ",
+                  "arr.dtype.itemsize` is larger than the maximum possible size.");
   if (t->dtype() == DType::kString) {
     py::array out(py::dtype("O"), shape);
     auto** objs = reinterpret_cast<PyObject**>(out.mutable_data());

@@ -28,6 +28,17 @@ std::string list_string(const std::vector<int64_t>& v, const char* sep) {
 
 static Shape unknown_dims(int64_t n) { return n < 0 ? Shape::unknown_rank() : Shape(std::vector<int64_t>(n, -1)); }
 
+// Dimension arithmetic on user-given sizes saturates at INT64_MAX (signed overflow is undefined):
+// an impossible size then fails allocation (ResourceExhausted) or a size check, never wraps.
+static int64_t sat_mul(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+static int64_t sat_add(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
 // Length of a 1-D index input from its static shape (-1 when unknown).
 static int64_t vector_len(const Shape& s) { return s.rank() == 1 ? s[0] : -1; }
 
@@ -37,7 +48,7 @@ Shape reshape_shape(const OpDef& op, const Shape& in, const Shape& sizes_shape, 
   if (!sizes) return unknown_dims(vector_len(sizes_shape));
   std::vector<int64_t> v = index_values(op, *sizes, "Tshape");
   int64_t product = 1;
-  bool sizes_have_zero = false;
+  bool sizes_have_zero = false, too_many = false;
   int unknown = -1;
   for (size_t i = 0; i < v.size(); ++i) {
     if (v[i] == -1) {
@@ -46,9 +57,10 @@ Shape reshape_shape(const OpDef& op, const Shape& in, const Shape& sizes_shape, 
     } else {
       EF_INVALID(v[i] >= 0, "Size ", i, " must be non-negative, not ", v[i]);
       if (v[i] == 0) sizes_have_zero = true;
-      else product *= v[i];
+      else too_many |= __builtin_mul_overflow(product, v[i], &product);
     }
   }
+  EF_INVALID(!too_many, "Shape ", list_string(v, ", "), " has too many elements");
   Shape out(v);
   if (!in.fully_defined()) {
     if (unknown >= 0) out.set_dim(unknown, -1);
@@ -232,7 +244,7 @@ std::vector<Shape> splitv_shapes(const OpDef& op, const Shape& in, const TensorI
       unknown = static_cast<int>(i);
     } else {
       EF_INVALID(v[i] >= 0, "Split size at index ", i, " must be >= 0. Got: ", v[i]);
-      total += v[i];
+      total = sat_add(total, v[i]);
     }
   }
   const int64_t dim = in[a];
@@ -262,7 +274,7 @@ Shape tile_shape(const OpDef& op, const Shape& in, const Shape& multiples_shape,
   Shape out;
   for (int d = 0; d < r; ++d) {
     EF_INVALID(m[d] >= 0, "Expected multiples[", d, "] >= 0, but got ", m[d]);
-    out.push_back(in[d] < 0 ? -1 : in[d] * m[d]);
+    out.push_back(in[d] < 0 ? -1 : sat_mul(in[d], m[d]));
   }
   return out;
 }
@@ -287,7 +299,7 @@ Shape pad_shape(const OpDef& op, const Shape& in, const Shape& paddings_shape, c
     if (n >= 0 && mirror == 2)
       EF_INVALID(b <= n && a <= n, "paddings must be no greater than the dimension size: ", b, ", ", a,
                  " greater than ", n);
-    out.push_back(n < 0 ? -1 : n + a + b);
+    out.push_back(n < 0 ? -1 : sat_add(sat_add(n, a), b));
   }
   return out;
 }
@@ -307,13 +319,13 @@ void reverse_axes(const OpDef& op, const Shape& in, const TensorImpl& axis, std:
 Shape broadcast_to_shape(const OpDef& op, const Shape& in, const Shape& shape_shape, const TensorImpl* shape) {
   if (!shape) return unknown_dims(vector_len(shape_shape));
   Shape out(index_values(op, *shape, "Tidx"));
+  for (int64_t d : out) EF_INVALID(d >= 0, "Dimension ", d, " must be >= 0");
   if (!in.rank_known()) return out;
   EF_INVALID(in.rank() <= out.rank(), "Rank of input (", in.rank(), ") must be no greater than rank of output shape (",
              out.rank(), ").");
   const int off = out.rank() - in.rank();
   for (int d = 0; d < in.rank(); ++d) {
     const int64_t i = in[d], o = out[d + off];
-    EF_INVALID(o >= 0, "Dimension ", d + off, " must be >= 0");
     EF_INVALID(i == o || i == 1 || i == -1, "Incompatible shapes: ", in.to_list_string(), " vs. ",
                out.to_list_string());
   }
@@ -327,7 +339,9 @@ Shape gather_shape(const Shape& params, const Shape& indices, const TensorImpl* 
   EF_INVALID(axis->num_elements() == 1, "axis must be scalar, but has rank ", axis->rank());
   const int r = params.rank(), ir = indices.rank();
   const int64_t raw = tensor_int_at(*axis, 0);
-  EF_INVALID(raw >= -r && raw < r, "Shape must be at least rank ", raw >= 0 ? raw + 1 : -raw, " but is rank ", r);
+  // The rank the axis would need, in uint64 (INT64_MIN and INT64_MAX are valid axis values).
+  EF_INVALID(raw >= -r && raw < r, "Shape must be at least rank ",
+             raw >= 0 ? uint64_t(raw) + 1 : uint64_t(0) - uint64_t(raw), " but is rank ", r);
   const int a = static_cast<int>(raw < 0 ? raw + r : raw);
   int64_t bd = batch_dims < 0 ? batch_dims + ir : batch_dims;
   EF_INVALID(bd >= 0 && bd <= ir, "Expected batch_dims in the range [", -ir, ", ", ir, "], but got ", batch_dims);

@@ -40,9 +40,12 @@ int64_t range_size(const OpDef& op, DType t, double start, double limit, double 
     EF_INVALID(idelta != 0, "Requires delta != 0: ", idelta);
     EF_INVALID(idelta < 0 || istart <= ilimit, "Requires start <= limit when delta > 0: ", istart, "/", ilimit);
     EF_INVALID(idelta > 0 || istart >= ilimit, "Requires start >= limit when delta < 0: ", istart, "/", ilimit);
-    const int64_t span = ilimit > istart ? ilimit - istart : istart - ilimit;
-    const int64_t step = idelta > 0 ? idelta : -idelta;
-    return (span + step - 1) / step;
+    // In uint64: the span of [INT64_MIN, INT64_MAX] and -INT64_MIN overflow int64.
+    const uint64_t span = ilimit > istart ? uint64_t(ilimit) - uint64_t(istart) : uint64_t(istart) - uint64_t(ilimit);
+    const uint64_t step = idelta > 0 ? uint64_t(idelta) : uint64_t(0) - uint64_t(idelta);
+    const uint64_t n = span / step + (span % step != 0);
+    EF_INVALID(n <= uint64_t(INT64_MAX), "Requires ((limit - start) / delta) <= 9223372036854775807");
+    return static_cast<int64_t>(n);
   }
   EF_INVALID(delta != 0, "Requires delta != 0: ", delta);
   EF_INVALID(delta < 0 || start <= limit, "Requires start <= limit when delta > 0: ", start, "/", limit);
@@ -71,9 +74,12 @@ void infer_range(InferContext& c) {
   check_scalar(c.shapes[2], "delta");
   const TensorImpl *s = input_value(c, 0), *l = input_value(c, 1), *d = input_value(c, 2);
   int64_t n = -1;
+  // Float bounds are never read as int64: 1e30 or NaN does not fit (undefined behaviour).
+  const bool is_int = dtype_is_integer(t);
   if (s && l && d)
     n = range_size(c.op, t, tensor_double_at(*s, 0), tensor_double_at(*l, 0), tensor_double_at(*d, 0),
-                   tensor_int_at(*s, 0), tensor_int_at(*l, 0), tensor_int_at(*d, 0));
+                   is_int ? tensor_int_at(*s, 0) : 0, is_int ? tensor_int_at(*l, 0) : 0,
+                   is_int ? tensor_int_at(*d, 0) : 0);
   c.set_output(0, t, Shape({n}));
 }
 

@@ -18,7 +18,8 @@ struct DenseDim {
   bool begin_mask = true, end_mask = true, shrink = false, known = true;
 };
 
-bool bit(int64_t mask, int i) { return (mask >> i) & 1; }
+// Masks have 64 bits; a slice spec may have more entries (shifting by >= 64 is undefined).
+bool bit(int64_t mask, int i) { return i < 64 && ((mask >> i) & 1); }
 
 }  // namespace
 
@@ -131,8 +132,9 @@ SliceSpec slice_spec(const Shape& in, const std::vector<int64_t>& begin, const s
       spec.size[i] = s;
       continue;
     }
-    if (s == -1) s = dim - b;
+    // begin first: dim - b overflows for a hugely negative begin.
     EF_INVALID(b >= 0 && b <= dim, "Expected begin[", i, "] in [0, ", dim, "], but got ", b);
+    if (s == -1) s = dim - b;
     EF_INVALID(s >= 0 && s <= dim - b, "Expected size[", i, "] in [0, ", dim - b, "], but got ", s);
     spec.size[i] = s;
   }
@@ -146,7 +148,8 @@ SliceSpec strided_slice_inputs(const OpDef& op, const Shape& in, const DType* dt
   check_same_dtype(op, dtypes[0], dtypes[1], 2);
   check_same_dtype(op, dtypes[0], dtypes[2], 3);
   const bool ranks_ok = shapes[0].rank() == 1 && shapes[1].rank() == 1 && shapes[2].rank() == 1;
-  EF_INVALID(ranks_ok && shapes[0][0] == shapes[1][0] && shapes[0][0] == shapes[2][0],
+  // At most 32 entries, as in TF (the masks are int32 attrs there).
+  EF_INVALID(ranks_ok && shapes[0][0] == shapes[1][0] && shapes[0][0] == shapes[2][0] && shapes[0][0] <= 32,
              "Expected begin, end, and strides to be 1D equal size tensors, but got shapes ",
              shapes[0].to_list_string(), ", ", shapes[1].to_list_string(), ", and ", shapes[2].to_list_string(),
              " instead.");

@@ -59,7 +59,14 @@ template <typename T>
 void fill_range(TensorImpl* out, T start, T delta) {
   // start + i * delta in T, as TF's kernel computes it (no accumulated rounding error).
   T* o = out->data<T>();
-  for (int64_t i = 0; i < out->num_elements(); ++i) o[i] = static_cast<T>(start + static_cast<T>(i) * delta);
+  if constexpr (std::is_integral_v<T>) {
+    // Every value lies in [start, limit), but i * delta alone can overflow (range(INT_MIN, INT_MAX,
+    // INT_MAX)): compute modulo 2^64, which gives the exact in-range result.
+    for (int64_t i = 0; i < out->num_elements(); ++i)
+      o[i] = static_cast<T>(uint64_t(int64_t(start)) + uint64_t(i) * uint64_t(int64_t(delta)));
+  } else {
+    for (int64_t i = 0; i < out->num_elements(); ++i) o[i] = static_cast<T>(start + static_cast<T>(i) * delta);
+  }
 }
 
 void range_kernel(KernelContext& c) {

@@ -93,10 +93,10 @@ void gather_nd_kernel(KernelContext& c) {
   for (int64_t i = 0; i < count; ++i) {
     int64_t off = 0;
     bool ok = true;
-    for (int d = 0; d < k; ++d) {
+    for (int d = 0; d < k && ok; ++d) {
       const int64_t v = idx[i * k + d];
-      ok &= v >= 0 && v < ps[d];
-      off = off * ps[d] + v;
+      ok = v >= 0 && v < ps[d];
+      if (ok) off = off * ps[d] + v;  // only for in-range v: a bad index could overflow int64
     }
     if (!ok) {
       std::vector<int64_t> bad(idx.begin() + i * k, idx.begin() + (i + 1) * k);

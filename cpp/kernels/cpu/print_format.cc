@@ -46,7 +46,9 @@ void append_element(std::string& out, const TensorImpl& t, int64_t i) {
 class Printer {
  public:
   Printer(const TensorImpl& t, int64_t summarize) : t_(t), s_(summarize), rank_(t.rank()), strides_(rank_, 1) {
-    for (int d = rank_ - 2; d >= 0; --d) strides_[d] = strides_[d + 1] * t.shape().dim(d + 1);
+    // Empty tensors print without strides (their other dims may be huge: the product would overflow).
+    if (t.num_elements() > 0)
+      for (int d = rank_ - 2; d >= 0; --d) strides_[d] = strides_[d + 1] * t.shape().dim(d + 1);
   }
 
   std::string run() {
@@ -82,7 +84,7 @@ class Printer {
     const int64_t n = t_.shape().dim(d);
     const std::string sep = separator(d);
     out_ += '[';
-    if (s_ < 0 || n <= 2 * s_) {
+    if (s_ < 0 || n - s_ <= s_) {  // n <= 2 * s_ without overflow (summarize may be huge)
       for (int64_t i = 0; i < n; ++i) {
         if (i) out_ += sep;
         item(d, offset, i);
