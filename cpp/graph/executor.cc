@@ -23,19 +23,8 @@ Plan::Plan(const Graph& original, const std::vector<Node*>& orig_feeds, const st
   const std::vector<Node*>& targets = opt.targets;
   // Reachability, backwards over data and control edges; fed placeholders stop the walk.
   const size_t n = g.nodes().size();
-  std::vector<char> needed(n, 0), fed(n, 0);
-  for (Node* f : feeds) fed[f->id] = needed[f->id] = 1;  // fed even when nothing reads them
-  std::vector<const Node*> stack;
-  for (const Endpoint& e : fetches) stack.push_back(e.node);
-  for (Node* t : targets) stack.push_back(t);
-  while (!stack.empty()) {
-    const Node* nd = stack.back();
-    stack.pop_back();
-    if (needed[nd->id]) continue;
-    needed[nd->id] = 1;
-    for (const Endpoint& e : nd->inputs) stack.push_back(e.node);
-    for (const Node* c : nd->control_inputs) stack.push_back(c);
-  }
+  std::vector<char> needed = needed_nodes(g, feeds, fetches, targets), fed(n, 0);
+  for (Node* f : feeds) fed[f->id] = 1;
   // Slots: one per needed (node, output). Node ids are already a topological order.
   std::unordered_map<const Node*, int> first_slot;
   for (const auto& up : g.nodes()) {

@@ -129,6 +129,24 @@ std::shared_ptr<Graph> Graph::clone(std::unordered_map<const Node*, Node*>* map)
   return c;
 }
 
+std::vector<char> needed_nodes(const Graph& g, const std::vector<Node*>& feeds, const std::vector<Endpoint>& fetches,
+                               const std::vector<Node*>& targets) {
+  std::vector<char> needed(g.nodes().size(), 0);
+  for (Node* f : feeds) needed[f->id] = 1;  // fed even when nothing reads them
+  std::vector<const Node*> stack;
+  for (const Endpoint& e : fetches) stack.push_back(e.node);
+  for (Node* t : targets) stack.push_back(t);
+  while (!stack.empty()) {
+    const Node* nd = stack.back();
+    stack.pop_back();
+    if (needed[nd->id]) continue;
+    needed[nd->id] = 1;
+    for (const Endpoint& e : nd->inputs) stack.push_back(e.node);
+    for (const Node* c : nd->control_inputs) stack.push_back(c);
+  }
+  return needed;
+}
+
 std::string symbolic_repr(const TensorImpl& t) {
   return str_cat("<tf.Tensor '", t.node()->name, ":", t.output_index(), "' shape=", t.shape().to_string(),
                  " dtype=", dtype_name(t.dtype()), ">");

@@ -89,6 +89,11 @@ class Graph : public std::enable_shared_from_this<Graph> {
   Node* last_stateful_ = nullptr;
 };
 
+// Marks (by node id) the nodes that `fetches` and `targets` depend on over data and control
+// edges; `feeds` are needed and stop the walk (their inputs are not).
+std::vector<char> needed_nodes(const Graph& g, const std::vector<Node*>& feeds, const std::vector<Endpoint>& fetches,
+                               const std::vector<Node*>& targets);
+
 // "<tf.Tensor 'add:0' shape=() dtype=int32>": how TF names a graph tensor in messages.
 std::string symbolic_repr(const TensorImpl& t);
 

@@ -8,19 +8,7 @@ namespace ef {
 bool prune(OptimizedGraph& og) {
   const Graph& g = *og.graph;
   const size_t n = g.nodes().size();
-  std::vector<char> needed(n, 0);
-  std::vector<const Node*> stack;
-  for (const Node* f : og.feeds) stack.push_back(f);
-  for (const Endpoint& e : og.fetches) stack.push_back(e.node);
-  for (const Node* t : og.targets) stack.push_back(t);
-  while (!stack.empty()) {
-    const Node* nd = stack.back();
-    stack.pop_back();
-    if (needed[nd->id]) continue;
-    needed[nd->id] = 1;
-    for (const Endpoint& e : nd->inputs) stack.push_back(e.node);
-    for (const Node* c : nd->control_inputs) stack.push_back(c);
-  }
+  const std::vector<char> needed = needed_nodes(g, og.feeds, og.fetches, og.targets);
   std::vector<char> dead(n, 0);
   bool any = false;
   for (size_t i = 0; i < n; ++i) {
