@@ -8,6 +8,7 @@
 #include "eager/context.h"
 #include "eager/execute.h"
 #include "graph/executor.h"
+#include "graph/function.h"
 #include "graph/graph.h"
 #include "graph/passes/optimize.h"
 #include "ops/resource_ops.h"
@@ -35,6 +36,14 @@ py::object attr_to_python(const AttrValue& v) {
         } else if constexpr (std::is_same_v<X, Shape>) {
           if (!x.rank_known()) return py::none();
           return py::cast(x.to_vector());
+        } else if constexpr (std::is_same_v<X, std::vector<DType>>) {
+          py::list l;
+          for (DType d : x) l.append(static_cast<int>(d));
+          return l;
+        } else if constexpr (std::is_same_v<X, std::vector<Shape>>) {
+          py::list l;
+          for (const Shape& s : x) l.append(s.rank_known() ? py::object(py::cast(s.to_vector())) : py::object(py::none()));
+          return l;
         } else {
           return py::cast(x);
         }
@@ -95,6 +104,42 @@ void init_graph(py::module_& m) {
         std::vector<NodeRef> out;
         for (Node* n : g.stateful_nodes()) out.push_back(ref_of(g, n));
         return out;
+      });
+
+  // A function graph with ordered inputs/outputs: the value of If/While/call function attrs.
+  py::class_<GraphFunction, std::shared_ptr<GraphFunction>>(m, "GraphFunction")
+      .def(py::init([](std::shared_ptr<Graph> g, const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs,
+                       const std::string& name) {
+        std::vector<Node*> in;
+        std::vector<Endpoint> out;
+        for (const Tensor& t : inputs) {
+          if (!t->is_symbolic() || t->graph() != g.get() || t->node()->op->name != "Placeholder")
+            throw ValueError("function inputs must be placeholders of its graph");
+          in.push_back(t->node());
+        }
+        for (const Tensor& t : outputs) {
+          if (!t->is_symbolic() || t->graph() != g.get()) throw ValueError("function outputs must be tensors of its graph");
+          out.push_back({t->node(), t->output_index()});
+        }
+        return std::make_shared<GraphFunction>(g, std::move(in), std::move(out), name);
+      }))
+      .def_property_readonly("name", [](const GraphFunction& f) { return f.name; })
+      .def_property_readonly("graph", [](const GraphFunction& f) { return f.graph; })
+      .def_property_readonly("stateful", &GraphFunction::stateful)
+      .def("inputs", [](const GraphFunction& f) {
+        std::vector<Tensor> v;
+        for (Node* n : f.inputs) v.push_back(f.graph->output(n, 0));
+        return v;
+      })
+      .def("outputs", [](const GraphFunction& f) {
+        std::vector<Tensor> v;
+        for (const Endpoint& e : f.outputs) v.push_back(f.graph->output(e.node, e.index));
+        return v;
+      })
+      // Runs the compiled plan (eager tensors in, eager tensors out).
+      .def("__call__", [](const GraphFunction& f, const std::vector<Tensor>& args) {
+        py::gil_scoped_release release;
+        return f.plan().run(args);
       });
 
   py::class_<NodeRef>(m, "Node")

@@ -5,6 +5,7 @@
 #include "bindings/convert.h"
 #include "core/errors.h"
 #include "eager/execute.h"
+#include "graph/function.h"
 
 namespace ef {
 
@@ -20,8 +21,33 @@ AttrValue attr_from_python(py::handle v) {
   if (PyUnicode_Check(v.ptr()) || PyBytes_Check(v.ptr())) return v.cast<std::string>();
   if (py::hasattr(v, "_type_enum")) return static_cast<DType>(v.attr("_type_enum").cast<int>());
   if (PyObject_TypeCheck(v.ptr(), g_tensor_type)) return v.cast<Tensor>();
+  if (py::isinstance<GraphFunction>(v)) return v.cast<FunctionPtr>();
   if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
     py::sequence seq = py::reinterpret_borrow<py::sequence>(v);
+    // Lists of dtypes (Tout) and of shapes (output_shapes: dims lists or None for unknown rank).
+    bool all_dtype = seq.size() > 0, all_shape = seq.size() > 0;
+    for (py::handle x : seq) {
+      all_dtype &= py::hasattr(x, "_type_enum");
+      all_shape &= x.is_none() || py::isinstance<py::list>(x) || py::isinstance<py::tuple>(x);
+    }
+    if (all_dtype) {
+      std::vector<DType> out;
+      for (py::handle x : seq) out.push_back(static_cast<DType>(x.attr("_type_enum").cast<int>()));
+      return out;
+    }
+    if (all_shape) {
+      std::vector<Shape> out;
+      for (py::handle x : seq) {
+        if (x.is_none()) {
+          out.push_back(Shape::unknown_rank());
+          continue;
+        }
+        std::vector<int64_t> dims;
+        for (py::handle d : py::reinterpret_borrow<py::sequence>(x)) dims.push_back(d.is_none() ? -1 : d.cast<int64_t>());
+        out.push_back(Shape(dims));
+      }
+      return out;
+    }
     bool all_int = true, all_num = true, all_str = true;
     for (py::handle x : seq) {
       bool is_int = PyLong_Check(x.ptr()) || x.is_none();

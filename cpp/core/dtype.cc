@@ -17,6 +17,7 @@ const char* dtype_name(DType t) {
     case DType::kBool: return "bool";
     case DType::kFloat16: return "float16";
     case DType::kResource: return "resource";
+    case DType::kVariant: return "variant";
     default: return "invalid";
   }
 }

@@ -23,6 +23,7 @@ enum class DType : int {
   kBool = 10,
   kFloat16 = 19,
   kResource = 20,  // variable handles (no element data)
+  kVariant = 21,   // opaque values such as TensorLists (TensorArray in graphs)
 };
 
 using half = Eigen::half;

@@ -125,6 +125,13 @@ Tensor TensorImpl::resource_handle(std::shared_ptr<void> state) {
   return t;
 }
 
+Tensor TensorImpl::variant(std::shared_ptr<void> value) {
+  auto t = new_impl(DType::kVariant, Shape());
+  t->num_elements_ = 1;
+  t->resource_ = std::move(value);
+  return t;
+}
+
 Tensor TensorImpl::with_shape(const Shape& shape) const {
   if (!buffer_) {
     Tensor t = empty(dtype_, shape);

@@ -56,6 +56,8 @@ class TensorImpl {
   // Resource handles (dtype resource, scalar): a reference to mutable state such as a
   // variable. The handle is immutable; the state it points to is not.
   static Tensor resource_handle(std::shared_ptr<void> state);
+  // Variant scalars (dtype variant): an immutable opaque value, e.g. a TensorList.
+  static Tensor variant(std::shared_ptr<void> value);
   template <typename T>
   T* resource() const { return static_cast<T*>(resource_.get()); }
   Node* node() const { return node_; }

@@ -14,9 +14,12 @@
 
 namespace ef {
 
+struct GraphFunction;  // graph/function.h: a traced function graph (If/While branches, calls)
+using FunctionPtr = std::shared_ptr<GraphFunction>;
+
 using AttrValue = std::variant<std::monostate, int64_t, double, bool, DType, std::string,
                                std::vector<int64_t>, std::vector<double>, std::vector<std::string>, Shape,
-                               Tensor>;
+                               Tensor, FunctionPtr, std::vector<DType>, std::vector<Shape>>;
 
 class Attrs {
  public:
@@ -70,6 +73,17 @@ class Attrs {
     }
     if constexpr (std::is_same_v<T, int64_t>) {
       if (auto* b = std::get_if<bool>(&v)) return *b ? 1 : 0;
+    }
+    if constexpr (std::is_same_v<T, std::vector<DType>>) {  // dtype enums given as ints
+      if (auto* ints = std::get_if<std::vector<int64_t>>(&v)) {
+        T out;
+        for (int64_t i : *ints) out.push_back(static_cast<DType>(i));
+        return out;
+      }
+    }
+    if constexpr (std::is_same_v<T, std::vector<Shape>>) {  // an empty list reads as ints
+      if (auto* ints = std::get_if<std::vector<int64_t>>(&v))
+        if (ints->empty()) return T();
     }
     throw_error(Code::kInvalidArgument, "attr '", name, "' has the wrong type");
   }

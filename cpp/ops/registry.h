@@ -51,6 +51,7 @@ struct OpDef {
   KernelFn kernels[kNumDeviceTypes] = {nullptr, nullptr};
   bool stateful = false;                 // random, print, assign: never pruned or folded
   bool elementwise = false;              // candidates for fusion
+  bool runs_functions = false;           // If/While/calls: run function attrs; never folded
   std::string gradient;                  // name of the gradient function (autodiff issue)
 
   bool variadic() const { return !inputs.empty() && inputs.back().back() == '*'; }

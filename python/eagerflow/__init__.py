@@ -6,7 +6,7 @@ from eagerflow._version import __version__
 from eagerflow import _core
 from eagerflow.framework import dtypes as dtypes
 from eagerflow.framework import errors as errors
-from eagerflow.framework.dtypes import (DType, as_dtype, bool, complex64, double, float16, float32, float64, half,
+from eagerflow.framework.dtypes import (DType, as_dtype, bool, complex64, double, float16, float32, float64, half, resource, variant,
                                         int8, int16, int32, int64, string, uint8)
 from eagerflow.framework.tensor_shape import TensorShape
 from eagerflow.framework.tensor import Tensor

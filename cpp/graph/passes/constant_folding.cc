@@ -15,7 +15,8 @@ namespace {
 
 bool foldable(const Node& nd, const std::vector<char>& fed) {
   const std::string& t = nd.op->name;
-  if (nd.op->stateful || fed[nd.id] || t == "Const" || t == "Placeholder") return false;
+  // Functional ops are not folded: a loop over constants may be long, and runs when called.
+  if (nd.op->stateful || nd.op->runs_functions || fed[nd.id] || t == "Const" || t == "Placeholder") return false;
   if (nd.inputs.empty() || !nd.control_inputs.empty() || nd.out_dtypes.size() != 1) return false;
   if (nd.out_dtypes[0] == DType::kResource) return false;
   const Shape& s = nd.out_shapes[0];

@@ -128,12 +128,14 @@ int64 = DType(9, "int64", np.int64)
 bool = DType(10, "bool", np.bool_)  # noqa: A001 - TF's name
 complex64 = DType(8, "complex64", np.complex64)
 string = DType(7, "string", object)
+resource = DType(20, "resource", object)  # variable handles
+variant = DType(21, "variant", object)  # opaque values (TensorList: a TensorArray in graphs)
 
-_ALL = [float16, float32, float64, int8, uint8, int16, int32, int64, bool, complex64, string]
+_ALL = [float16, float32, float64, int8, uint8, int16, int32, int64, bool, complex64, string, resource, variant]
 _BY_ENUM = {d._type_enum: d for d in _ALL}
 _BY_NAME = {d._name: d for d in _ALL}
 _BY_NAME.update({"half": float16, "float": float32, "double": float64})
-_BY_NP = {np.dtype(d._np): d for d in _ALL if d is not string}
+_BY_NP = {np.dtype(d._np): d for d in _ALL if d._np is not object}
 
 _core.set_dtype_objects(_BY_ENUM)
 

@@ -1,0 +1,37 @@
+// GraphFunction: a traced function graph with ordered inputs and outputs, the value of function
+// attrs (If/While branches and bodies, PartitionedCall's f). Compiled to a Plan on first call.
+#pragma once
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "graph/executor.h"
+#include "graph/graph.h"
+
+namespace ef {
+
+struct GraphFunction {
+  std::shared_ptr<Graph> graph;
+  std::vector<Node*> inputs;      // Placeholders, in call order (explicit inputs, then captures)
+  std::vector<Endpoint> outputs;  // returned values
+  std::string name;
+
+  GraphFunction(std::shared_ptr<Graph> g, std::vector<Node*> in, std::vector<Endpoint> out, std::string n)
+      : graph(std::move(g)), inputs(std::move(in)), outputs(std::move(out)), name(std::move(n)) {}
+
+  // Any stateful node (print, variable assign, random): callers are stateful too (If vs StatelessIf).
+  bool stateful() const;
+  // The compiled plan (built once, on first use, with the optimizer options of that moment).
+  const Plan& plan() const;
+
+ private:
+  mutable std::once_flag once_;
+  mutable std::shared_ptr<Plan> plan_;
+};
+
+// Reads a cond/If predicate like TF: a scalar is its truth value, any other tensor is true
+// when it has elements.
+bool tensor_truth(const Tensor& t);
+
+}  // namespace ef

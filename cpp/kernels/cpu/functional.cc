@@ -1,0 +1,53 @@
+// Kernels of the functional ops: run the function attrs' compiled plans (graph/function.h).
+#include "core/errors.h"
+#include "graph/function.h"
+#include "ops/registry.h"
+
+namespace ef {
+namespace {
+
+const GraphFunction& function_attr(const KernelContext& c, const char* name) {
+  FunctionPtr f = c.attrs.get<FunctionPtr>(name);
+  if (!f) throw_error(Code::kInvalidArgument, "function attr '", name, "' is empty");
+  return *f;
+}
+
+void set_outputs(KernelContext& c, std::vector<Tensor>&& out) {
+  for (size_t i = 0; i < out.size(); ++i) c.set_output(i, std::move(out[i]));
+}
+
+void if_kernel(KernelContext& c) {
+  const bool pred = tensor_truth(c.input(0));
+  const GraphFunction& f = function_attr(c, pred ? "then_branch" : "else_branch");
+  std::vector<Tensor> args(c.inputs.begin() + 1, c.inputs.end());
+  set_outputs(c, f.plan().run(args));
+}
+
+void call_kernel(KernelContext& c) { set_outputs(c, function_attr(c, "f").plan().run(c.inputs)); }
+
+void while_kernel(KernelContext& c) {
+  const Plan& cond = function_attr(c, "cond").plan();
+  const Plan& body = function_attr(c, "body").plan();
+  std::vector<Tensor> vars(c.inputs.begin(), c.inputs.end());
+  for (;;) {
+    std::vector<Tensor> p = cond.run(vars);
+    if (p.size() != 1) throw_error(Code::kInvalidArgument, "While cond must return one value, got ", p.size());
+    if (!tensor_truth(p[0])) break;
+    std::vector<Tensor> next = body.run(vars);
+    if (next.size() != vars.size())
+      throw_error(Code::kInvalidArgument, "While body returned ", next.size(), " values, expected ", vars.size());
+    vars = std::move(next);
+  }
+  set_outputs(c, std::move(vars));
+}
+
+}  // namespace
+
+EF_REGISTER_CPU_KERNEL("If", if_kernel);
+EF_REGISTER_CPU_KERNEL("StatelessIf", if_kernel);
+EF_REGISTER_CPU_KERNEL("While", while_kernel);
+EF_REGISTER_CPU_KERNEL("StatelessWhile", while_kernel);
+EF_REGISTER_CPU_KERNEL("PartitionedCall", call_kernel);
+EF_REGISTER_CPU_KERNEL("StatefulPartitionedCall", call_kernel);
+
+}  // namespace ef
