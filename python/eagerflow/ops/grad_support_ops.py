@@ -1,5 +1,7 @@
 """Ops that gradient functions are built from: tf.scatter_nd, tf.math.unsorted_segment_sum,
 tf.math.invert_permutation (and the internal StridedSliceGrad / MirrorPadGrad ops)."""
+import numpy as np
+
 from eagerflow import _core
 from eagerflow.framework import dtypes
 from eagerflow.ops._execute import convert_to_tensor, execute1
@@ -9,7 +11,12 @@ _INT32 = dtypes.int32._type_enum
 
 
 def _index(x):
-    return x if isinstance(x, Tensor) else convert_to_tensor(x, _INT32)
+    # NumPy arrays keep their integer dtype; Python values become int32 (TF's default).
+    if isinstance(x, Tensor):
+        return x
+    if isinstance(x, (np.ndarray, np.generic)):
+        return convert_to_tensor(x)
+    return convert_to_tensor(x, _INT32)
 
 
 def scatter_nd(indices, updates, shape, name=None):
