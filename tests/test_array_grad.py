@@ -64,6 +64,7 @@ CASES = [
     ("GatherV2", [f(2, 3, 4, 2), i32([[1, 0, 3], [2, 2, 2]]), i32(2)], {"batch_dims": 1}),
     ("GatherV2", [f(2, 3, 4), i32([[[0], [2], [1]], [[1], [1], [0]]]), i32(2)], {"batch_dims": -1}),
     ("GatherV2", [f(4, 3), np.zeros((0,), np.int32), i32(0)], None),
+    ("GatherV2", [f(2, 3), i32([2, 0]), i32(1)], {"batch_dims": 1}),  # one index per batch entry
     ("GatherNd", [f(3, 4), i32([[0, 1], [2, 3], [0, 1]])], None),
     ("GatherNd", [f(3, 4, 2), i64([[2], [0], [2]])], None),
     ("GatherNd", [f(3, 4), np.zeros((0, 2), np.int32)], None),
