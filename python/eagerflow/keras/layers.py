@@ -241,7 +241,7 @@ class Dense(Layer):
             raise ValueError(f"Input 0 with name 'None' of layer '{self.name}' is incompatible with the layer: "
                              f"expected axis -1 of input shape to have value {self._input_dim}, but received input "
                              f"with shape {shape}")
-        if len(shape) == 2:
+        if shape is not None and len(shape) == 2:
             x = linalg_ops.matmul(inputs, self.kernel)
         else:  # contract the last axis: flatten the leading ones, multiply, restore them
             lead = array_ops.shape(inputs)[:-1]

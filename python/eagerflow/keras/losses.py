@@ -49,8 +49,8 @@ class Loss:
             return total
         if self.reduction == "mean_with_sample_weight" and sample_weight is not None:
             w = _float(sample_weight, losses.dtype)
-            count = reduction_ops.reduce_sum(w * math_ops.cast(1.0, losses.dtype) + losses * 0)
-            return math_ops.divide_no_nan(total, count) if hasattr(math_ops, "divide_no_nan") else total / count
+            count = reduction_ops.reduce_sum(w + losses * 0)  # the weights broadcast to the losses' shape
+            return total / count
         count = math_ops.cast(reduction_ops.reduce_prod(_shape_tensor(losses)), losses.dtype)
         return total / count
 
