@@ -270,3 +270,15 @@ def test_linear_regression_converges(compiled):
     assert all(a > b for a, b in zip(losses, losses[1:]))
     assert 0.85 < final < 1.15
     assert abs(model.W.numpy() - 3) < 0.1 and abs(model.B.numpy() - 2) < 0.1
+
+
+# --- keras.Variable ----------------------------------------------------------------------------------
+def test_keras_variable():
+    v = tf.keras.Variable("zeros", shape=(2,), name="z")
+    assert isinstance(v, tf.Variable) and v.name == "z" and v.path == "z" and v.dtype == tf.float32
+    assert repr(v) == "<Variable path=z, shape=(2,), dtype=float32, value=[0. 0.]>"
+    assert tf.keras.Variable(tf.keras.initializers.Ones(), shape=(1,), dtype="float64").dtype == tf.float64
+    with pytest.raises(ValueError, match="the `shape` argument should be specified"):
+        tf.keras.Variable("zeros")
+    with pytest.raises(ValueError, match="cannot contain character `/`"):
+        tf.keras.Variable(1.0, name="a/b")

@@ -62,6 +62,9 @@ class Variable(_TFVariable):
             raise ValueError(f"Argument `name` must be a string and cannot contain character `/`. "
                              f"Received: name={name}")
         path = current_path(name)
+        if isinstance(initializer, str):
+            from eagerflow.keras import initializers
+            initializer = initializers.get(initializer)
         if callable(initializer):
             if shape is None:
                 raise ValueError("When creating a Variable from an initializer, the `shape` argument should be "
