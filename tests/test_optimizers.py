@@ -4,6 +4,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, strategies as st
+from hypothesis.extra import numpy as hnp
 
 import eagerflow as tf
 
@@ -377,3 +379,21 @@ def test_slots_created_inside_first_trace_are_lifted():
     assert not opt.variables[2].numpy().__class__.__name__.startswith("Symbolic")
     want = sgd_ref([np.ones(2, np.float32)] * 2, np.array([1.0, 2.0], np.float32), 0.1, 0.9)[0]
     np.testing.assert_allclose(w.numpy(), want, rtol=1e-6)
+
+
+# --- property: any gradients, learning rate and momentum ----------------------------------------------
+_floats = st.floats(-10, 10, width=32)
+
+
+@given(grads=st.lists(hnp.arrays(np.float32, 3, elements=_floats), min_size=1, max_size=4),
+       lr=st.sampled_from([0.001, 0.01, 0.1, 1.0]), momentum=st.sampled_from([0.0, 0.5, 0.9]),
+       nesterov=st.booleans(), adam=st.booleans())
+def test_property_updates_match_numpy(grads, lr, momentum, nesterov, adam):
+    w0 = np.array([0.5, -1.0, 2.0], np.float32)
+    w = tf.Variable(w0)
+    opt = tf.keras.optimizers.Adam(lr) if adam else tf.keras.optimizers.SGD(lr, momentum=momentum,
+                                                                            nesterov=nesterov)
+    for g in grads:
+        opt.apply_gradients([(tf.constant(g), w)])
+    want = adam_ref(grads, w0, lr)[0] if adam else sgd_ref(grads, w0, lr, momentum, nesterov)[0]
+    np.testing.assert_allclose(w.numpy(), want, rtol=1e-4, atol=1e-5)
