@@ -60,3 +60,5 @@ from eagerflow import types
 from eagerflow.function.retracing_warning import get_logger
 # --- gradient support ops (issue 6, grads helper): tf.scatter_nd ---
 from eagerflow.ops.grad_support_ops import scatter_nd
+# --- tf.keras (issue 6: minimal Model/layers/optimizers/losses) ---
+from eagerflow import keras
