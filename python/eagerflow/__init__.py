@@ -62,3 +62,7 @@ from eagerflow.function.retracing_warning import get_logger
 from eagerflow.ops.grad_support_ops import scatter_nd
 # --- tf.keras (issue 6: minimal Model/layers/optimizers/losses) ---
 from eagerflow import keras
+
+# --- control flow (issue 5): tf.cond, tf.while_loop, tf.case, tf.switch_case; tf.nest ---
+from eagerflow.ops.control_flow_ops import case, cond, switch_case, while_loop
+from eagerflow.util import nest
