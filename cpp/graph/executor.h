@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/buffer_pool.h"
 #include "graph/graph.h"
 
 namespace ef {
@@ -15,6 +16,14 @@ class Plan {
   Plan(const Graph& g, const std::vector<Node*>& feeds, const std::vector<Endpoint>& fetches,
        const std::vector<Node*>& targets);
   std::vector<Tensor> run(const std::vector<Tensor>& feeds) const;
+  // Scratch vectors a caller keeps across runs of one plan (loop bodies run it per iteration:
+  // no allocation per run).
+  struct Workspace {
+    std::vector<Tensor> slots, inputs, out;
+    BufferPool pool;
+  };
+  // Runs with `feeds` (moved from), writing the fetched values to `result`.
+  void run(std::vector<Tensor>& feeds, Workspace& ws, std::vector<Tensor>& result) const;
   size_t num_steps() const { return steps_.size(); }
   // A few small elementwise steps: cheaper to run than to release and retake Python's GIL.
   bool light() const { return light_; }
