@@ -6,7 +6,7 @@ from eagerflow.autograph.converters import base
 
 class _IfExp(base.ScopedTransformer):
     def visit_IfExp(self, node):
-        text = getattr(node.test, "ag_source", None) or ast.unparse(node.test)
+        text = getattr(node, "ag_source", None) or ast.unparse(node.test)
         self.generic_visit(node)
         new = base.call("if_exp", [node.test, base.lam(node.body), base.lam(node.orelse), base.const(text)])
         return ast.copy_location(new, node)
@@ -17,7 +17,7 @@ def mark_sources(body):
     for s in body:
         for n in ast.walk(s):
             if isinstance(n, ast.IfExp):
-                n.test.ag_source = ast.unparse(n.test)
+                n.ag_source = ast.unparse(n.test)
 
 
 def transform(body):

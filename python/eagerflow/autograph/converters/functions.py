@@ -67,22 +67,26 @@ def convert(node, namer, top=True):
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and \
             isinstance(body[0].value.value, str):
         body = body[1:]  # docstring
-    _nested(body, namer)
+    # The outer function's generated names come first (fscope, do_return, ...; nested get _1).
     fscope = namer.new("fscope")
+    ret = return_statements.ReturnLowering(namer) if return_statements.has_return(body) else None
+    _nested(body, namer)
     globals_ = {n for s in body for x in analysis.scope_nodes(s) if isinstance(x, ast.Global) for n in x.names}
+    nonlocals = {n for s in body for x in analysis.scope_nodes(s) if isinstance(x, ast.Nonlocal) for n in x.names}
     conditional_expressions.mark_sources(body)
     body = asserts.transform(body)
     body = variables.transform(body)
     body = call_trees.transform(body, fscope)
     body = conditional_expressions.transform(body)
     body = logical_expressions.transform(body)
-    body, ret = return_statements.transform(body, namer)
+    if ret is not None:
+        body, _ = ret.lower(body, False)
     body = _lower_loops(body, namer)
     a = node.args
     params = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs} | {x.arg for x in (a.vararg, a.kwarg) if x}
     live_out = {ret.do_return, ret.retval} if ret else set()
     analysis.live_in(body, live_out)
-    analysis.defined(body, params | live_out)
+    analysis.defined(body, params | live_out | globals_ | nonlocals)
     body = control_flow.ControlFlow(namer, globals_).block(body)
     if ret:
         body = [base.assign(ret.do_return, base.const(False)),

@@ -8,7 +8,7 @@ from eagerflow.autograph.converters import base
 _COMPOUND = (ast.If, ast.While, ast.For, ast.With, ast.Try)
 
 
-def _has_return(stmts):
+def has_return(stmts):
     for s in stmts:
         for n in _walk_scope(s):
             if isinstance(n, ast.Return):
@@ -55,7 +55,7 @@ class ReturnLowering:
                 if in_loop:
                     out.append(ast.copy_location(ast.Break(), s))
                 return out, True
-            if not isinstance(s, _COMPOUND) or not _has_return([s]):
+            if not isinstance(s, _COMPOUND) or not has_return([s]):
                 out.append(s)
                 continue
             if isinstance(s, ast.If):
@@ -100,7 +100,7 @@ class ReturnLowering:
 
 def transform(body, namer):
     """(new body, ReturnLowering or None when the function has no return statement)."""
-    if not _has_return(body):
+    if not has_return(body):
         return body, None
     r = ReturnLowering(namer)
     new, _ = r.lower(body, False)

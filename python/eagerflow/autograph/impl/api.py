@@ -109,6 +109,8 @@ def to_code(entity, recursive=True, experimental_optional_features=None):
         fn = fn.func
     if isinstance(fn, types.MethodType):
         fn = fn.__func__
+    if not isinstance(fn, types.FunctionType):
+        raise AutoGraphError("converting %r: only functions and methods are supported" % (entity,))
     try:
         return conversion.to_source(fn)
     except ConversionError as e:
