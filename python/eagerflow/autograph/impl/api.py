@@ -140,6 +140,7 @@ _STRING_CONSTRUCTOR_ERRORS = (AssertionError, AttributeError, NameError, NotImpl
 def _user_frames(tb):
     """(filename, lineno, function name, converted?) of frames in user code, innermost last."""
     out = []
+    current = None  # generated bodies (if_body, loop_body, ...) show their user function's name
     for frame, lineno in traceback.walk_tb(tb):
         code = frame.f_code
         fname = code.co_filename
@@ -148,7 +149,9 @@ def _user_frames(tb):
         name = code.co_name
         converted = name.startswith("tf__") or "ag__" in code.co_freevars
         if name.startswith("tf__"):
-            name = name[4:]
+            name = current = name[4:]
+        elif converted and current is not None:
+            name = current
         out.append((fname, lineno, name, converted))
     return out
 

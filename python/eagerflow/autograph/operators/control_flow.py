@@ -316,7 +316,10 @@ def _tf_for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, op
         if extra_test is None:
             return cont
         set_state(loop_vars)
-        return and_(lambda: cont, extra_test)
+        more = extra_test()  # reads only lowering flags: no need for a lazy and
+        if not is_symbolic(more):
+            return cont if more else math_ops.logical_and(cont, False)
+        return math_ops.logical_and(cont, more)
 
     def aug_body(i, *loop_vars):
         set_state(loop_vars)
@@ -329,5 +332,3 @@ def _tf_for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, op
                              maximum_iterations=opts.get("maximum_iterations"))
     set_state(tuple(final)[1:])
 
-
-from eagerflow.autograph.operators.logical import and_  # noqa: E402  (logical uses is_symbolic above)
