@@ -58,5 +58,13 @@ from eagerflow.ops.check_ops import (Assert, assert_equal, assert_greater, asser
 # --- tf.function TraceType and the retracing warning's logger (issue 4: tracing) ---
 from eagerflow import types
 from eagerflow.function.retracing_warning import get_logger
+# --- gradient support ops (issue 6, grads helper): tf.scatter_nd ---
+from eagerflow.ops.grad_support_ops import scatter_nd
+# --- tf.keras (issue 6: minimal Model/layers/optimizers/losses) ---
+from eagerflow import keras
+
+# --- control flow (issue 5): tf.cond, tf.while_loop, tf.case, tf.switch_case; tf.nest ---
+from eagerflow.ops.control_flow_ops import case, cond, switch_case, while_loop
+from eagerflow.util import nest
 # --- AutoGraph (issue 5): tf.autograph ---
 from eagerflow import autograph
