@@ -62,12 +62,13 @@ def is_ag_call(node):
 
 
 def located(new_nodes, old):
-    """Copies `old`'s source location onto the generated nodes (errors point at the user's line)."""
+    """Puts generated nodes (those without a location) on `old`'s first line, so errors raised
+    in them point at the user's statement (end positions too: 3.11 reports a call's line from them)."""
     for n in new_nodes:
         for sub in ast.walk(n):
-            if not hasattr(sub, "lineno") or getattr(sub, "lineno", None) in (None, 0):
-                if "lineno" in sub._attributes:
-                    ast.copy_location(sub, old)
+            if "lineno" in sub._attributes and getattr(sub, "lineno", None) is None:
+                sub.lineno = sub.end_lineno = old.lineno
+                sub.col_offset = sub.end_col_offset = getattr(old, "col_offset", 0)
     return new_nodes
 
 
