@@ -135,7 +135,7 @@ class Function:
             new = api.rewrite_error(e, e.__traceback__)
             if new is e:
                 raise
-            raise new from None
+            raise new.with_traceback(e.__traceback__) from None  # keeps the user's frames
         cf = ConcreteFunction(graph, [(n, k) for n, k, _ in params], list(trace_key.components))
         self._tracing_count += getattr(graph, "trace_passes", 1)
         self._cache.add(trace_key, cf)

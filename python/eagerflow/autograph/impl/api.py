@@ -159,8 +159,10 @@ def _user_frames(tb):
 def rewrite_error(e, tb):
     """The exception to raise for error `e` escaping a converted function's trace: same type with
     "in user code:" and the user's frames (TF's form), or StagingError for other types."""
-    if getattr(e, "ag_rewritten", False):
+    if getattr(e, "ag_rewritten", False) or getattr(e, "ag_pass_through", False):
         return e
+    if "is out of scope and cannot be used here" in str(e):
+        return e  # TF's InaccessibleTensorError is not rewritten either
     frames = [f for f in _user_frames(tb) if f[3]]
     if not frames:
         return e
