@@ -66,3 +66,5 @@ from eagerflow import keras
 # --- control flow (issue 5): tf.cond, tf.while_loop, tf.case, tf.switch_case; tf.nest ---
 from eagerflow.ops.control_flow_ops import case, cond, switch_case, while_loop
 from eagerflow.util import nest
+# --- AutoGraph (issue 5): tf.autograph ---
+from eagerflow import autograph
