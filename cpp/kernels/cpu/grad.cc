@@ -15,8 +15,8 @@ std::string dims_string(const std::vector<int64_t>& d) {
   return s + "]";
 }
 
-// r0/r1: the output axes input 0/1 was broadcast along (left padding, or a 1 against a
-// larger dim); summing the output gradient over them gives the input's gradient.
+// r0/r1: the output axes input 0/1 was broadcast along (left padding, or a dim of 1, as TF
+// lists them); summing the output gradient over them gives the input's gradient.
 void broadcast_gradient_args_kernel(KernelContext& c) {
   const TensorImpl& a = *c.input(0);
   const TensorImpl& b = *c.input(1);
@@ -32,9 +32,9 @@ void broadcast_gradient_args_kernel(KernelContext& c) {
     const int64_t d0 = in0 ? s0[i + s0.size() - n] : 1, d1 = in1 ? s1[i + s1.size() - n] : 1;
     if (d0 != d1 && d0 != 1 && d1 != 1)
       throw_error(Code::kInvalidArgument, "Incompatible shapes: ", dims_string(s0), " vs. ", dims_string(s1));
-    const int64_t out = d0 == 1 ? d1 : d0;
-    if (!in0 || (d0 == 1 && out != 1)) r0.push_back(static_cast<int64_t>(i));
-    if (!in1 || (d1 == 1 && out != 1)) r1.push_back(static_cast<int64_t>(i));
+    if (s0 == s1) continue;  // TF: equal shapes reduce nothing (even their 1s)
+    if (!in0 || d0 == 1) r0.push_back(static_cast<int64_t>(i));
+    if (!in1 || d1 == 1) r1.push_back(static_cast<int64_t>(i));
   }
   auto emit = [&](size_t k, const std::vector<int64_t>& r) {
     TensorImpl* t = c.allocate_output(k, a.dtype(), Shape({static_cast<int64_t>(r.size())}));
