@@ -37,10 +37,12 @@ def _reduce_to(grad, x):
         if xs == gs:
             return grad
         pad = len(gs) - len(xs)
-        axes = [i for i in range(len(gs)) if i < pad or (xs[i - pad] == 1 and gs[i] != 1)]
-        if axes:
-            grad = reduction_ops.reduce_sum(grad, axes)
-        return array_ops.reshape(grad, xs)
+        inner = [i for i in range(pad, len(gs)) if xs[i - pad] == 1 and gs[i] != 1]
+        if not inner:  # only leading dims were added: summing them leaves x's shape
+            return reduction_ops.reduce_sum(grad, list(range(pad)))
+        if pad == 0:  # only 1-dims were stretched: keep them
+            return reduction_ops.reduce_sum(grad, inner, keepdims=True)
+        return array_ops.reshape(reduction_ops.reduce_sum(grad, list(range(pad)) + inner), xs)
     sx = array_ops.shape(x)
     rx, _ = _execute.execute("BroadcastGradientArgs", [sx, array_ops.shape(grad)])
     return array_ops.reshape(reduction_ops.reduce_sum(grad, rx), sx)
