@@ -109,6 +109,28 @@ def test_multiple_uses_sum():
     close(t.gradient(y, x), 2 * 2.0 + 1 + 3)
 
 
+def test_intermediate_source():
+    x = tf.constant(3.0)
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(x)
+        y = x * 2.0
+        z = y * y
+    close(t.gradient(z, y), 12.0)
+    gx, gy = t.gradient(z, [x, y])
+    close(gx, 24.0)
+    close(gy, 12.0)
+
+
+def test_same_source_twice():
+    x = tf.constant(3.0)
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = x * x
+    g = t.gradient(y, [x, x])
+    close(g[0], 6.0)
+    close(g[1], 6.0)
+
+
 def test_target_is_source():
     x = tf.constant([1.0, 2.0])
     with tf.GradientTape() as t:

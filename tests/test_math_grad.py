@@ -277,3 +277,21 @@ def test_broadcast_gradient_args_op():
         assert (r0.numpy().tolist(), r1.numpy().tolist()) == (want0, want1)
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"Incompatible shapes: \[2\] vs. \[3\]"):
         _execute.execute("BroadcastGradientArgs", [tf.constant([2]), tf.constant([3])])
+
+
+@pytest.mark.parametrize("f", [tf.reduce_logsumexp, tf.math.reduce_variance, tf.math.reduce_std],
+                         ids=["logsumexp", "variance", "std"])
+def test_composite_reductions(f):
+    check_gradient(lambda x: f(x, axis=1), away(3, 4))
+
+
+def test_every_math_op_has_a_gradient_entry():
+    from eagerflow.framework.gradient_registry import registered_op_types
+    mine = {"Abs", "AddN", "AddV2", "BatchMatMulV2", "Cast", "Ceil", "ClipByValue", "Cos", "Cumprod", "Cumsum", "Exp",
+            "Expm1", "Floor", "FloorDiv", "FloorMod", "Identity", "Log", "Log1p", "MatMul", "Max", "Maximum", "Mean",
+            "Min", "Minimum", "Mul", "Neg", "Pow", "Prod", "ReadVariableOp", "RealDiv", "Reciprocal", "Round", "Rsqrt",
+            "SelectV2", "Sigmoid", "Sign", "Sin", "Sqrt", "Square", "SquaredDifference", "Sub", "Sum", "Tan", "Tanh",
+            "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr",
+            "LogicalNot", "IsNan", "IsInf", "IsFinite", "ArgMax", "ArgMin", "All", "Any", "StopGradient",
+            "BroadcastGradientArgs"}
+    assert mine <= set(registered_op_types())

@@ -142,7 +142,8 @@ void init_tape(py::module_& m) {
   m.def("tape_record_custom", [](const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs,
                                  py::object grad_fn, const std::string& name) {
     std::shared_ptr<void> fn(new py::object(std::move(grad_fn)), [](void* p) {
-      py::gil_scoped_acquire gil;  // the last tape reference may drop on any thread
+      if (!Py_IsInitialized()) return;  // a tape outliving the interpreter: leak, don't touch Python
+      py::gil_scoped_acquire gil;       // the last tape reference may drop on any thread
       delete static_cast<py::object*>(p);
     });
     record_custom_gradient(inputs, outputs, fn, name);

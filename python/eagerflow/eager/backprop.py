@@ -56,6 +56,7 @@ class _OpView:
     """What a gradient function sees of a recorded op call (an Operation-like view)."""
 
     __slots__ = ("_entry", "type", "name", "inputs", "outputs")
+    skip_input_indices = None  # TF's hint (inputs whose gradients are not needed): always all needed
 
     def __init__(self, entry):
         self._entry = entry
