@@ -668,3 +668,44 @@ def test_tapes_are_thread_local():
         th.join()
     assert out["depth"] == 0
     assert t.gradient(out["y"], x) is None
+
+
+def test_jacobians_inside_function():
+    @tf.function
+    def f(x):
+        with tf.GradientTape(persistent=True) as t:
+            t.watch(x)
+            y = tf.tanh(x) * 2.0
+        return t.jacobian(y, x), t.batch_jacobian(y, x)
+    x = np.array([[1.0, 2.0], [0.5, 0.1]], np.float32)
+    j, bj = f(tf.constant(x))
+    d = 2.0 * (1 - np.tanh(x) ** 2)
+    want = np.zeros((2, 2, 2, 2), np.float32)
+    for i in range(2):
+        for k in range(2):
+            want[i, k, i, k] = d[i, k]
+    np.testing.assert_allclose(j.numpy(), want, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(bj.numpy(), np.stack([np.diag(d[0]), np.diag(d[1])]), rtol=1e-5, atol=1e-7)
+
+
+def test_variable_argument_and_module_inside_function():
+    v = tf.Variable(3.0)
+
+    @tf.function
+    def f(v):
+        with tf.GradientTape() as t:
+            y = v * v
+        return t.gradient(y, v)
+    close(f(v), 6.0)
+
+    class M(tf.Module):
+        def __init__(self):
+            self.w = tf.Variable([1.0, 2.0])
+
+        @tf.function
+        def __call__(self, x):
+            with tf.GradientTape() as t:
+                y = tf.reduce_sum(self.w * x)
+            return t.gradient(y, self.trainable_variables)
+    (g,) = M()(tf.constant([3.0, 4.0]))
+    close(g, [3.0, 4.0])
