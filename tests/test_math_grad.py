@@ -295,3 +295,34 @@ def test_every_math_op_has_a_gradient_entry():
             "LogicalNot", "IsNan", "IsInf", "IsFinite", "ArgMax", "ArgMin", "All", "Any", "StopGradient",
             "BroadcastGradientArgs"}
     assert mine <= set(registered_op_types())
+
+
+try:
+    from hypothesis import given, strategies as st
+except ImportError:  # hypothesis is a test extra
+    given = None
+
+if given is not None:
+    @given(st.lists(st.sampled_from([1, 2, 3]), min_size=0, max_size=4), st.data())
+    def test_broadcast_gradients_property(out_shape, data):
+        """d sum(x * y) / dx is y summed over the axes x was broadcast along (and vice versa)."""
+        def input_shape():
+            rank = data.draw(st.integers(0, len(out_shape)))
+            dims = out_shape[len(out_shape) - rank:]
+            return [d if data.draw(st.booleans()) else 1 for d in dims]
+        sx, sy = input_shape(), input_shape()
+        x = RNG.standard_normal(sx)
+        y = RNG.standard_normal(sy)
+        tx, ty = tf.constant(x), tf.constant(y)
+        with tf.GradientTape() as t:
+            t.watch([tx, ty])
+            z = tf.reduce_sum(tx * ty)
+        gx, gy = t.gradient(z, [tx, ty])
+        full = np.broadcast_shapes(x.shape, y.shape)
+
+        def reduce_to(a, shape):
+            a = np.broadcast_to(a, full)
+            a = a.sum(axis=tuple(range(len(full) - len(shape)))) if len(full) > len(shape) else a
+            return a.sum(axis=tuple(i for i, d in enumerate(shape) if d == 1), keepdims=True).reshape(shape)
+        np.testing.assert_allclose(gx.numpy(), reduce_to(y, x.shape), rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(gy.numpy(), reduce_to(x, y.shape), rtol=1e-10, atol=1e-12)
