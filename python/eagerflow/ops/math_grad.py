@@ -14,6 +14,15 @@ from eagerflow.ops import array_ops, creation_ops, linalg_ops, math_ops, reducti
 
 
 # --- helpers ------------------------------------------------------------------------------------
+def _attr(op, name, default):
+    """op.get_attr(name), or `default` when the view does not carry it (an attr left at its default)."""
+    try:
+        v = op.get_attr(name)
+    except (ValueError, KeyError):
+        return default
+    return default if v is None else v
+
+
 def _known(shape):
     return shape is not None and None not in shape
 
@@ -107,10 +116,9 @@ def _ones(x, v=1):
 
 
 # --- non-differentiable ------------------------------------------------------------------------
+# (ArgMax/ArgMin, bitwise ops and shifts are declared in array_grad.py.)
 for _name in ("Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr",
-              "LogicalNot", "IsNan", "IsInf", "IsFinite", "ArgMax", "ArgMin", "All", "Any", "BitwiseAnd",
-              "BitwiseOr", "BitwiseXor", "Invert", "LeftShift", "RightShift", "StopGradient",
-              "BroadcastGradientArgs"):
+              "LogicalNot", "IsNan", "IsInf", "IsFinite", "All", "Any", "StopGradient", "BroadcastGradientArgs"):
     no_gradient(_name)
 
 
@@ -325,13 +333,6 @@ def _clip_by_value_grad(op, grad):
             _reduce_to(array_ops.where(above, grad, zeros), hi)]
 
 
-@RegisterGradient("SelectV2")
-def _select_v2_grad(op, grad):
-    cond, t, e = op.inputs
-    zeros = creation_ops.zeros_like(grad)
-    return [None, _reduce_to(array_ops.where(cond, grad, zeros), t), _reduce_to(array_ops.where(cond, zeros, grad), e)]
-
-
 # --- reductions ---------------------------------------------------------------------------------
 @RegisterGradient("Sum")
 def _sum_grad(op, grad):
@@ -392,18 +393,11 @@ def _prod_grad(op, grad):
     return [g * array_ops.transpose(others, inv), None]
 
 
-@RegisterGradient("Cumsum")
-def _cumsum_grad(op, grad):
-    exclusive = bool(op.get_attr("exclusive"))
-    reverse = bool(op.get_attr("reverse"))
-    return [reduction_ops.cumsum(grad, op.inputs[1], exclusive=exclusive, reverse=not reverse), None]
-
-
 @RegisterGradient("Cumprod")
 def _cumprod_grad(op, grad):
     x = op.inputs[0]
-    exclusive = bool(op.get_attr("exclusive"))
-    reverse = bool(op.get_attr("reverse"))
+    exclusive = bool(_attr(op, "exclusive", False))
+    reverse = bool(_attr(op, "reverse", False))
     prod = reduction_ops.cumprod(x, op.inputs[1], exclusive=exclusive, reverse=reverse)
     out = reduction_ops.cumsum(prod * grad, op.inputs[1], exclusive=exclusive, reverse=not reverse)
     return [out / x, None]
@@ -413,7 +407,7 @@ def _cumprod_grad(op, grad):
 @RegisterGradient("MatMul")
 def _matmul_grad(op, grad):
     a, b = op.inputs
-    ta, tb = bool(op.get_attr("transpose_a")), bool(op.get_attr("transpose_b"))
+    ta, tb = bool(_attr(op, "transpose_a", False)), bool(_attr(op, "transpose_b", False))
     mm = linalg_ops.matmul
     if not ta and not tb:
         return [mm(grad, b, transpose_b=True), mm(a, grad, transpose_a=True)]
@@ -427,7 +421,7 @@ def _matmul_grad(op, grad):
 @RegisterGradient("BatchMatMulV2")
 def _batch_matmul_grad(op, grad):
     x, y = op.inputs
-    ax, ay = bool(op.get_attr("adj_x")), bool(op.get_attr("adj_y"))
+    ax, ay = bool(_attr(op, "adj_x", False)), bool(_attr(op, "adj_y", False))
     mm = linalg_ops.matmul
     if not ax and not ay:
         gx, gy = mm(grad, y, adjoint_b=True), mm(x, grad, adjoint_a=True)
@@ -439,3 +433,14 @@ def _batch_matmul_grad(op, grad):
         gx, gy = mm(y, grad, adjoint_a=True, adjoint_b=True), mm(grad, x, adjoint_a=True, adjoint_b=True)
     # Broadcast batch dims sum back to each input's batch shape.
     return [_reduce_to(gx, x), _reduce_to(gy, y)]
+
+
+@RegisterGradient("ComplexAbs")
+def _complex_abs_grad(op, grad):
+    # TF's convention: grad * x / |x| as a complex number, 0 where x = 0 (div_no_nan).
+    x = op.inputs[0]
+    y = op.outputs[0]
+    zero = math_ops.equal(y, math_ops.cast(0, y.dtype))
+    safe_y = array_ops.where(zero, creation_ops.ones_like(y), y)
+    g = math_ops.cast(grad, x.dtype) * x / math_ops.cast(safe_y, x.dtype)
+    return [array_ops.where(zero, creation_ops.zeros_like(g), g)]
