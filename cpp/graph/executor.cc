@@ -69,6 +69,18 @@ Plan::Plan(const Graph& original, const std::vector<Node*>& orig_feeds, const st
   for (auto& c : consts_) last_reader[c.first] = -1;
   for (int slot = 0; slot < num_slots_; ++slot)
     if (last_reader[slot] >= 0) steps_[last_reader[slot]].release.push_back(slot);
+  // After a run: a fetched slot fetched once (and not a constant) is moved out; every other
+  // non-constant slot still holding a value is reset, so a workspace keeps only constants.
+  std::vector<char> is_const(num_slots_, 0);
+  for (auto& c : consts_) is_const[c.first] = 1;
+  for (size_t i = 0; i < fetch_slots_.size(); ++i) {
+    const int f = fetch_slots_[i];
+    bool unique = !is_const[f];
+    for (size_t j = 0; j < fetch_slots_.size(); ++j) unique &= j == i || fetch_slots_[j] != f;
+    fetch_move_.push_back(unique ? 1 : 0);
+  }
+  for (int slot = 0; slot < num_slots_; ++slot)
+    if (!is_const[slot] && last_reader[slot] < 0) cleanup_slots_.push_back(slot);
   finish_steps();
 }
 
@@ -130,9 +142,11 @@ void Plan::run(std::vector<Tensor>& feeds, Workspace& ws, std::vector<Tensor>& r
   if (feeds.size() != feed_slots_.size())
     throw_error(Code::kInvalidArgument, "Expected ", feed_slots_.size(), " inputs, got ", feeds.size());
   std::vector<Tensor>& slots = ws.slots;
-  slots.clear();
-  slots.resize(num_slots_);
-  for (const auto& c : consts_) slots[c.first] = c.second;
+  if (ws.loaded != this) {  // constants stay in a workspace's slots across runs of its plan
+    slots.assign(num_slots_, Tensor());
+    for (const auto& c : consts_) slots[c.first] = c.second;
+    ws.loaded = this;
+  }
   for (size_t i = 0; i < feeds.size(); ++i) {
     Tensor& t = feeds[i];
     if (!t || t->is_symbolic())
@@ -172,6 +186,7 @@ void Plan::run(std::vector<Tensor>& feeds, Workspace& ws, std::vector<Tensor>& r
       if (check_numerics_enabled()) check_numerics_graph(*s.node, out);  // tf.debugging.enable_check_numerics
     } catch (const OpError& e) {
       inputs.clear();
+      ws.loaded = nullptr;  // slots hold partial state: reload on the next run
       throw OpError(e.code(), str_cat(e.what(), "\n\t [[{{node ", s.node->name, "}}]]"));
     }
     if (lend) own_passed_through_inputs(s, slots, out);
@@ -186,8 +201,12 @@ void Plan::run(std::vector<Tensor>& feeds, Workspace& ws, std::vector<Tensor>& r
     }
   }
   result.resize(fetch_slots_.size());
-  for (size_t i = 0; i < fetch_slots_.size(); ++i) result[i] = slots[fetch_slots_[i]];
-  slots.clear();  // keep nothing alive between runs (the capacity stays)
+  for (size_t i = 0; i < fetch_slots_.size(); ++i) {
+    Tensor& f = slots[fetch_slots_[i]];
+    if (fetch_move_[i]) result[i] = std::move(f);
+    else result[i] = f;
+  }
+  for (int slot : cleanup_slots_) slots[slot].reset();  // nothing but constants outlives a run
 }
 
 std::vector<std::string> Plan::step_names() const {

@@ -21,6 +21,7 @@ class Plan {
   struct Workspace {
     std::vector<Tensor> slots, inputs, out;
     BufferPool pool;
+    const Plan* loaded = nullptr;  // the plan whose constants are in `slots` (kept across runs)
   };
   // Runs with `feeds` (moved from), writing the fetched values to `result`.
   void run(std::vector<Tensor>& feeds, Workspace& ws, std::vector<Tensor>& result) const;
@@ -52,6 +53,8 @@ class Plan {
   std::vector<Shape> feed_shapes_;
   std::vector<std::string> feed_names_;
   std::vector<int> fetch_slots_;
+  std::vector<char> fetch_move_;     // per fetch: its slot is read by nothing after, move it out
+  std::vector<int> cleanup_slots_;   // non-const slots that can still hold a value after the steps
   std::vector<std::pair<int, Tensor>> consts_;
   int num_slots_ = 0;
   std::shared_ptr<Graph> optimized_;

@@ -26,16 +26,22 @@ void if_kernel(KernelContext& c) {
 void call_kernel(KernelContext& c) { set_outputs(c, function_attr(c, "f").plan().run(c.inputs)); }
 
 void while_kernel(KernelContext& c) {
-  const Plan& cond = function_attr(c, "cond").plan();
+  const GraphFunction& cond_fn = function_attr(c, "cond");
+  const Plan& cond = cond_fn.plan();
   const Plan& body = function_attr(c, "body").plan();
+  // A stateless cond only reads the loop variables during its run: lend them (non-owning
+  // pointers, no reference counting). A stateful one might keep one (e.g. assign it).
+  const bool lend = !cond_fn.stateful();
   // Scratch kept across iterations: a small loop allocates nothing per iteration but its outputs.
   Plan::Workspace cws, bws;
-  std::vector<Tensor> vars(c.inputs.begin(), c.inputs.end()), args, pred, next;
+  std::vector<Tensor> vars(c.inputs.begin(), c.inputs.end()), args(vars.size()), pred, next;
   for (;;) {
-    args = vars;
+    for (size_t k = 0; k < vars.size(); ++k) args[k] = lend ? Tensor(Tensor(), vars[k].get()) : vars[k];
     cond.run(args, cws, pred);
     if (pred.size() != 1) throw_error(Code::kInvalidArgument, "While cond must return one value, got ", pred.size());
-    if (!tensor_truth(pred[0])) break;
+    const bool go = tensor_truth(pred[0]);
+    pred.clear();
+    if (!go) break;
     body.run(vars, bws, next);  // consumes vars
     if (next.size() != c.inputs.size())
       throw_error(Code::kInvalidArgument, "While body returned ", next.size(), " values, expected ", c.inputs.size());
