@@ -58,3 +58,5 @@ from eagerflow.ops.check_ops import (Assert, assert_equal, assert_greater, asser
 # --- tf.function TraceType and the retracing warning's logger (issue 4: tracing) ---
 from eagerflow import types
 from eagerflow.function.retracing_warning import get_logger
+# --- tf.TensorArray (issue 5: TensorList-backed, ops/tensor_array_ops.py) ---
+from eagerflow.ops.tensor_array_ops import TensorArray
