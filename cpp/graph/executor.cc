@@ -120,6 +120,12 @@ void Plan::own_passed_through_inputs(const Step& s, const std::vector<Tensor>& s
 }
 
 std::vector<Tensor> Plan::run(const std::vector<Tensor>& feeds) const {
+  return run_impl(const_cast<std::vector<Tensor>&>(feeds), false);  // take=false: never modified
+}
+
+std::vector<Tensor> Plan::run(std::vector<Tensor>&& feeds) const { return run_impl(feeds, true); }
+
+std::vector<Tensor> Plan::run_impl(std::vector<Tensor>& feeds, bool take) const {
   if (feeds.size() != feed_slots_.size())
     throw_error(Code::kInvalidArgument, "Expected ", feed_slots_.size(), " inputs, got ", feeds.size());
   std::vector<Tensor> slots(num_slots_);
@@ -135,7 +141,8 @@ std::vector<Tensor> Plan::run(const std::vector<Tensor>& feeds) const {
                   tf_type_string(feed_dtypes_[i]), " tensor but is a ", tf_type_string(t->dtype()),
                   " tensor [Op:", fn, "]");
     }
-    slots[feed_slots_[i]] = t;
+    if (take) slots[feed_slots_[i]] = std::move(feeds[i]);
+    else slots[feed_slots_[i]] = t;
   }
   // Buffers whose last reader has run go to the pool; later outputs of the same size take them.
   BufferPool pool;

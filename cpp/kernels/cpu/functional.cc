@@ -33,9 +33,11 @@ void while_kernel(KernelContext& c) {
     std::vector<Tensor> p = cond.run(vars);
     if (p.size() != 1) throw_error(Code::kInvalidArgument, "While cond must return one value, got ", p.size());
     if (!tensor_truth(p[0])) break;
-    std::vector<Tensor> next = body.run(vars);
-    if (next.size() != vars.size())
-      throw_error(Code::kInvalidArgument, "While body returned ", next.size(), " values, expected ", vars.size());
+    const size_t n = vars.size();
+    // The body takes the loop variables: what it updates (a TensorList) it may update in place.
+    std::vector<Tensor> next = body.run(std::move(vars));
+    if (next.size() != n)
+      throw_error(Code::kInvalidArgument, "While body returned ", next.size(), " values, expected ", n);
     vars = std::move(next);
   }
   set_outputs(c, std::move(vars));

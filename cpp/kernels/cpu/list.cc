@@ -72,13 +72,15 @@ Shape merged(const Shape& a, const Shape& b) {
 Shape resolve_element_shape(const TensorList& l, const Shape& requested) {
   Shape s = merged(l.element_shape, requested);
   if (s.fully_defined()) return s;
-  for (const Tensor& e : l.elements)
-    if (e) s = merged(s, e->shape());
+  for (size_t i = 0; i < l.elements.size(); ++i)
+    if (const Tensor& e = l.elements[i]) s = merged(s, e->shape());
   return s;
 }
 
 bool any_set(const TensorList& l) {
-  return std::any_of(l.elements.begin(), l.elements.end(), [](const Tensor& e) { return e != nullptr; });
+  for (size_t i = 0; i < l.elements.size(); ++i)
+    if (l.elements[i]) return true;
+  return false;
 }
 
 // Copies n elements of src (from src_off) into dst (at dst_off); strings copy their objects.
@@ -214,7 +216,7 @@ void set_item(KernelContext& c) {
   check_item_shape(in, item->shape(), "Tried to set a tensor with incompatible shape at a list index. Item element shape: ");
   auto [l, out] = writable_list(c, 0);
   if (i >= size) l->elements.resize(static_cast<size_t>(i) + 1);
-  l->elements[i] = item;
+  l->elements.set(static_cast<size_t>(i), item);
   c.set_output(0, std::move(out));
 }
 
@@ -270,7 +272,7 @@ void scatter_rows(TensorList& l, const TensorImpl& t, const std::vector<int64_t>
     const int64_t i = idx[k];
     if (i < 0) throw_error(Code::kInvalidArgument, "Indices in TensorListScatter must all be non-negative.");
     if (i >= static_cast<int64_t>(l.elements.size())) l.elements.resize(static_cast<size_t>(i) + 1);
-    l.elements[i] = row_of(t, static_cast<int64_t>(k), rs);
+    l.elements.set(static_cast<size_t>(i), row_of(t, static_cast<int64_t>(k), rs));
   }
 }
 
@@ -373,8 +375,8 @@ void concat(KernelContext& c) {
   }
   const int64_t lead0 = es.rank_known() ? es[0] : -1;
   std::vector<int64_t> lengths;
-  for (const Tensor& e : l.elements) {
-    if (e) lengths.push_back(e->shape()[0]);
+  for (size_t i = 0; i < l.elements.size(); ++i) {
+    if (const Tensor& e = l.elements[i]) lengths.push_back(e->shape()[0]);
     else if (lead0 >= 0 && inner.fully_defined()) lengths.push_back(lead0);
     else
       throw_error(Code::kInvalidArgument,

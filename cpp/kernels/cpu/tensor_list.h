@@ -1,6 +1,7 @@
 // TensorList: the value inside a variant tensor that backs tf.TensorArray (TF's TensorList ops),
 // and the partial-shape helpers its op definitions and kernels share.
 #pragma once
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,11 +11,49 @@
 
 namespace ef {
 
+// The elements of a TensorList: a vector of tensors in shared, copy-on-write chunks. Copying a
+// list (an op on a list that other tensors still see) copies one pointer per chunk, and a write
+// then clones only the chunk it lands in, so eager writes cost O(n / kChunk), not O(n).
+class TensorVec {
+ public:
+  static constexpr size_t kChunk = 256;
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const Tensor& operator[](size_t i) const { return (*chunks_[i / kChunk])[i % kChunk]; }
+
+  void set(size_t i, Tensor t) {
+    std::shared_ptr<Chunk>& c = chunks_[i / kChunk];
+    if (c.use_count() != 1) c = std::make_shared<Chunk>(*c);  // shared with another list: clone
+    (*c)[i % kChunk] = std::move(t);
+  }
+  void resize(size_t n) {
+    if (n < size_) {  // unset the dropped slots of the chunk that stays: a later grow shows them unset
+      const size_t end = std::min(size_, (n + kChunk - 1) / kChunk * kChunk);
+      for (size_t i = n; i < end; ++i) set(i, nullptr);
+    }
+    const size_t old = chunks_.size();
+    chunks_.resize((n + kChunk - 1) / kChunk);
+    for (size_t c = old; c < chunks_.size(); ++c) chunks_[c] = std::make_shared<Chunk>(kChunk);
+    size_ = n;
+  }
+  void push_back(Tensor t) {
+    resize(size_ + 1);
+    set(size_ - 1, std::move(t));
+  }
+  void pop_back() { resize(size_ - 1); }
+
+ private:
+  using Chunk = std::vector<Tensor>;
+  std::vector<std::shared_ptr<Chunk>> chunks_;
+  size_t size_ = 0;
+};
+
 // A list of tensors of one dtype. Unset elements are null (TensorArray slots not yet written);
 // readers materialize them as zeros of the element shape. enable_shared_from_this lets a kernel
 // count the owners of a list it only sees through TensorImpl::resource<TensorList>().
 struct TensorList : std::enable_shared_from_this<TensorList> {
-  std::vector<Tensor> elements;
+  TensorVec elements;
   Shape element_shape = Shape::unknown_rank();  // may be partial
   DType element_dtype = DType::kFloat32;
   int64_t max_num_elements = -1;  // EmptyTensorList's bound; -1 = none

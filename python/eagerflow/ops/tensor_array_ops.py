@@ -298,7 +298,8 @@ class TensorArray:
         flow = execute1("TensorListFromTensor", [value, _shape_tensor(shape)],
                         {"element_dtype": self._dtype, "shape_type": _dtypes.int32},
                         "TensorArrayUnstack/TensorListFromTensor")
-        size = n if _eager() else (n if (n is not None and not self._dynamic_size) else None)
+        # In graphs a static size stays: TensorListStack checks it, as in TF.
+        size = n if _eager() else None
         if _eager():
             self._state.written = set()  # the list is replaced by the rows of value
         return self._updated(flow, shape, size, set(range(n)) if _eager() else None)
@@ -334,8 +335,6 @@ class TensorArray:
             size = int(lengths.shape[0])
             written = set(range(size))
             self._state.written = set()
-        elif lengths.shape.rank == 1 and lengths.shape[0] is not None and not self._dynamic_size:
-            size = lengths.shape[0]
         return self._updated(flow, shape, size, written)
 
     def size(self, name=None):
