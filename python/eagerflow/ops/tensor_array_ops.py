@@ -168,8 +168,22 @@ class TensorArray:
                     None, None, "TensorArray dtype is %s but Op is trying to write dtype %s " % (
                         self._dtype.name, t.dtype.name))
             return t
+        if isinstance(value, (int, float)):  # the common case: C++ conversion with the array's dtype
+            try:
+                t = convert_to_tensor(value, self._dtype._type_enum)
+                if t.dtype == self._dtype:
+                    return t
+            except (TypeError, ValueError):
+                pass
         from eagerflow.framework.convert import convert_to_tensor as _convert
         return _convert(value, dtype=self._dtype)
+
+    def _merge_value_shape(self, t):
+        """_merge_shape for a value tensor; a value of exactly the known element shape is the fast path."""
+        es = self._state.element_shape
+        if es._dims is not None and t._shape_tuple == es._dims:
+            return es
+        return self._merge_shape(t.shape)
 
     def _merge_shape(self, shape):
         """The element shape after writing an element of `shape` (TF's shape inference)."""
@@ -248,7 +262,7 @@ class TensorArray:
             index = i
             written = {i}
             size = max(st.size, i + 1)
-        shape = self._merge_shape(value.shape)
+        shape = self._merge_value_shape(value)
         flow = execute1("TensorListSetItem", [st.flow, _int32(index), value],
                         {"element_dtype": self._dtype, "resize_if_index_out_of_bounds": self._dynamic_size},
                         "TensorArrayV2Write/TensorListSetItem")
