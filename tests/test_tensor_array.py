@@ -486,3 +486,51 @@ def test_dynamic_rnn_guide_example_f27():
     out = dynamic_rnn(rnn_step, tf.constant(x), tf.zeros([2, 4]))
     assert out.shape == (2, 3, 4) and out.dtype == tf.float32
     np.testing.assert_allclose(out.numpy(), np.cumsum(x, axis=1), rtol=1e-6)
+
+
+def test_random_ops_against_numpy_model_with_snapshots():
+    # Random writes / scatters / resizes on raw lists; every snapshot keeps its value (no aliasing).
+    rng = np.random.default_rng(1)
+    model = np.zeros([0, 2], np.float32)
+    l = execute1("TensorListReserve", [tf.constant([2]), tf.constant(0)], {"element_dtype": tf.float32,
+                                                                          "shape_type": tf.int32})
+    snaps = []
+    for step in range(300):
+        op = rng.integers(4)
+        if op == 0 or len(model) == 0:
+            i = int(rng.integers(0, len(model) + 300))
+            v = rng.standard_normal(2).astype(np.float32)
+            l = execute1("TensorListSetItem", [l, tf.constant(i), tf.constant(v)],
+                         {"element_dtype": tf.float32, "resize_if_index_out_of_bounds": True})
+            if i >= len(model):
+                model = np.concatenate([model, np.zeros([i + 1 - len(model), 2], np.float32)])
+            model = model.copy()
+            model[i] = v
+        elif op == 1:
+            idx = rng.choice(len(model), size=min(3, len(model)), replace=False)
+            v = rng.standard_normal([len(idx), 2]).astype(np.float32)
+            l = execute1("TensorListScatterIntoExistingList", [l, tf.constant(v), tf.constant(idx.astype(np.int32))],
+                         {"element_dtype": tf.float32})
+            model = model.copy()
+            model[idx] = v
+        elif op == 2:
+            n = int(rng.integers(0, len(model) + 1))
+            l = execute1("TensorListResize", [l, tf.constant(n)], {})
+            model = model[:n].copy()
+        else:
+            l = execute1("TensorListPushBack", [l, tf.constant([1.0, float(step)])], {"element_dtype": tf.float32})
+            model = np.concatenate([model, [[1.0, float(step)]]]).astype(np.float32)
+        if step % 25 == 0:
+            snaps.append((l, model))
+    stack = lambda l: execute1("TensorListStack", [l, tf.constant([2])], {"element_dtype": tf.float32}).numpy()
+    for l_, m in snaps + [(l, model)]:
+        np.testing.assert_array_equal(stack(l_), m)
+
+
+def test_huge_index_is_rejected():
+    l = _reserve(1)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="out of the int32 range"):
+        execute1("TensorListSetItem", [l, tf.constant(2 ** 40, tf.int64), tf.constant(1.0)],
+                 {"element_dtype": tf.float32, "resize_if_index_out_of_bounds": True})
+    big = _reserve(2 ** 31 - 1)  # reserving allocates no element storage
+    np_eq(execute1("TensorListLength", [big]), 2 ** 31 - 1)

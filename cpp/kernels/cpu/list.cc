@@ -4,6 +4,7 @@
 // its last reader) it updates the list in place, so a loop writing n elements costs O(n), not
 // O(n^2); otherwise it copies the element pointers (never the element data).
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "core/errors.h"
@@ -53,7 +54,10 @@ int64_t scalar_index(const KernelContext& c, size_t i, const char* what) {
     throw_error(Code::kInvalidArgument, what, " must be an int32 tensor, got ", dtype_name(t.dtype()));
   if (t.num_elements() != 1)
     throw_error(Code::kInvalidArgument, what, " must be a scalar, got shape ", t.shape().to_list_string());
-  return tensor_int_at(t, 0);
+  const int64_t v = tensor_int_at(t, 0);
+  // TF's list indices and sizes are int32: larger ones could only exhaust memory.
+  if (v > INT32_MAX) throw_error(Code::kInvalidArgument, what, " ", v, " is out of the int32 range");
+  return v;
 }
 
 Shape merged(const Shape& a, const Shape& b) {
@@ -271,6 +275,7 @@ void scatter_rows(TensorList& l, const TensorImpl& t, const std::vector<int64_t>
   for (size_t k = 0; k < idx.size(); ++k) {
     const int64_t i = idx[k];
     if (i < 0) throw_error(Code::kInvalidArgument, "Indices in TensorListScatter must all be non-negative.");
+    if (i > INT32_MAX) throw_error(Code::kInvalidArgument, "index ", i, " is out of the int32 range");
     if (i >= static_cast<int64_t>(l.elements.size())) l.elements.resize(static_cast<size_t>(i) + 1);
     l.elements.set(static_cast<size_t>(i), row_of(t, static_cast<int64_t>(k), rs));
   }

@@ -20,11 +20,21 @@ class TensorVec {
 
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  const Tensor& operator[](size_t i) const { return (*chunks_[i / kChunk])[i % kChunk]; }
+  // A null chunk holds only unset elements (a reserved list allocates no chunks).
+  const Tensor& operator[](size_t i) const {
+    static const Tensor kUnset;
+    const std::shared_ptr<Chunk>& c = chunks_[i / kChunk];
+    return c ? (*c)[i % kChunk] : kUnset;
+  }
 
   void set(size_t i, Tensor t) {
     std::shared_ptr<Chunk>& c = chunks_[i / kChunk];
-    if (c.use_count() != 1) c = std::make_shared<Chunk>(*c);  // shared with another list: clone
+    if (!c) {
+      if (!t) return;
+      c = std::make_shared<Chunk>(kChunk);
+    } else if (c.use_count() != 1) {
+      c = std::make_shared<Chunk>(*c);  // shared with another list: clone before writing
+    }
     (*c)[i % kChunk] = std::move(t);
   }
   void resize(size_t n) {
@@ -32,9 +42,7 @@ class TensorVec {
       const size_t end = std::min(size_, (n + kChunk - 1) / kChunk * kChunk);
       for (size_t i = n; i < end; ++i) set(i, nullptr);
     }
-    const size_t old = chunks_.size();
     chunks_.resize((n + kChunk - 1) / kChunk);
-    for (size_t c = old; c < chunks_.size(); ++c) chunks_[c] = std::make_shared<Chunk>(kChunk);
     size_ = n;
   }
   void push_back(Tensor t) {
