@@ -58,5 +58,9 @@ from eagerflow.ops.check_ops import (Assert, assert_equal, assert_greater, asser
 # --- tf.function TraceType and the retracing warning's logger (issue 4: tracing) ---
 from eagerflow import types
 from eagerflow.function.retracing_warning import get_logger
+# --- gradient support ops (issue 6, grads helper): tf.scatter_nd ---
+from eagerflow.ops.grad_support_ops import scatter_nd
+# --- tf.keras (issue 6: minimal Model/layers/optimizers/losses) ---
+from eagerflow import keras
 # --- tf.TensorArray (issue 5: TensorList-backed, ops/tensor_array_ops.py) ---
 from eagerflow.ops.tensor_array_ops import TensorArray

@@ -18,6 +18,7 @@ NON_FIRST_CALL_MESSAGE = "Creating variables on a non-first call to a function d
 _local = threading.local()
 # Function (or python function) -> True once it has been traced (weakly keyed: the cache does not keep it alive).
 _traced = weakref.WeakKeyDictionary()
+_CREATED = "created"  # _traced value of a Function whose first trace created variables
 _traced_ids = {}  # fallback for callables that cannot be weakly referenced
 
 
@@ -44,11 +45,11 @@ def _was_traced(fn):
         return _traced_ids.get(id(fn), False)
 
 
-def _mark_traced(fn):
+def _mark_traced(fn, value):
     try:
-        _traced[fn] = True
+        _traced[fn] = value
     except TypeError:
-        _traced_ids[id(fn)] = True
+        _traced_ids[id(fn)] = value
 
 
 def _owner(python_function):
@@ -76,10 +77,14 @@ def _run(trace_once, state, args):
 def trace_with_policy(trace_once, python_function, *args):
     """Runs `trace_once(python_function, *args)` under the variable-creation rule of its Function."""
     owner = _owner(python_function)
-    first = not _was_traced(owner)
-    state = _State(first, NON_FIRST_CALL_MESSAGE)
+    traced = _was_traced(owner)  # False, True, or _CREATED when the first trace made variables
+    first = not traced
+    # As TF: once the first trace has made variables, a later trace that makes one gets the
+    # "singleton" message; when it made none, the "non-first call" one.
+    state = _State(first, SINGLETON_MESSAGE if traced is _CREATED else NON_FIRST_CALL_MESSAGE)
     graph = _run(trace_once, state, (python_function,) + args)
-    _mark_traced(owner)
+    if first:
+        _mark_traced(owner, _CREATED if state.created else True)
     if first and state.created:
         # The variables exist now; trace again, and this time creating one is an error.
         graph = _run(trace_once, _State(False, SINGLETON_MESSAGE), (python_function,) + args)

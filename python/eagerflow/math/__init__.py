@@ -10,3 +10,5 @@ from eagerflow.ops.reduction_ops import (argmax, argmin, cumprod, cumsum, reduce
                                          reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod,
                                          reduce_std, reduce_sum, reduce_variance)
 from eagerflow.ops.nn_ops import log_softmax, softmax
+# --- gradient support ops (issue 6, grads helper) ---
+from eagerflow.ops.grad_support_ops import invert_permutation, unsorted_segment_sum

@@ -1,0 +1,242 @@
+// CPU kernels for the gradient-support ops: UnsortedSegmentSum, ScatterNd (both sum duplicates),
+// InvertPermutation, StridedSliceGrad (scatter dy into zeros) and MirrorPadGrad (fold the mirrored
+// borders back onto the input).
+#include <type_traits>
+
+#include "kernels/cpu/copy.h"
+#include "ops/array_shapes.h"
+#include "ops/slice_spec.h"
+
+namespace ef {
+namespace {
+
+// Integer sums wrap like TF's (computed unsigned: signed overflow is undefined in C++).
+template <typename T>
+inline T add_wrap(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+  } else {
+    return static_cast<T>(a + b);
+  }
+}
+
+#define EF_DISPATCH_SUM(DTYPE, OP, ...)                                              \
+  switch (DTYPE) {                                                                   \
+    EF_CASES_REAL(__VA_ARGS__)                                                       \
+    EF_CASE(kComplex64, ::ef::complex64, __VA_ARGS__)                                \
+    default: check_type(OP, DTYPE, kTypesNumeric);                                   \
+  }
+
+std::vector<int64_t> read_ids(const TensorImpl& t) {
+  std::vector<int64_t> v(t.num_elements());
+  switch (t.dtype()) {
+    case DType::kInt16: std::copy(t.data<int16_t>(), t.data<int16_t>() + v.size(), v.begin()); break;
+    case DType::kInt32: std::copy(t.data<int32_t>(), t.data<int32_t>() + v.size(), v.begin()); break;
+    default: std::copy(t.data<int64_t>(), t.data<int64_t>() + v.size(), v.begin()); break;
+  }
+  return v;
+}
+
+// out[rows[i]] += src[i] for blocks of `inner` elements (row -1: dropped).
+template <typename T>
+void accumulate_rows(const T* src, T* out, const std::vector<int64_t>& rows, int64_t inner) {
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i] < 0) continue;
+    T* o = out + rows[i] * inner;
+    const T* s = src + static_cast<int64_t>(i) * inner;
+    for (int64_t k = 0; k < inner; ++k) o[k] = add_wrap(o[k], s[k]);
+  }
+}
+
+template <typename T>
+void zero(TensorImpl* out) {
+  fill_n<T>(out->data<T>(), out->num_elements(), T(0));
+}
+
+void invert_permutation_kernel(KernelContext& c) {
+  const TensorImpl& x = *c.input(0);
+  check_index_type(c.op, x.dtype(), "T");
+  EF_INVALID(x.rank() == 1, "invert_permutation expects a 1D vector.");
+  std::vector<int64_t> v = read_ids(x);
+  const int64_t n = static_cast<int64_t>(v.size());
+  std::vector<int64_t> inv(n, -1);
+  for (int64_t i = 0; i < n; ++i) {
+    EF_INVALID(v[i] >= 0 && v[i] < n, v[i], " is not between 0 and ", n);
+    EF_INVALID(inv[v[i]] == -1, v[i], " is duplicated in the input.");
+    inv[v[i]] = i;
+  }
+  TensorImpl* out = c.allocate_output(0, x.dtype(), x.shape());
+  for (int64_t i = 0; i < n; ++i) {
+    if (x.dtype() == DType::kInt32) out->data<int32_t>()[i] = static_cast<int32_t>(inv[i]);
+    else out->data<int64_t>()[i] = inv[i];
+  }
+}
+
+void unsorted_segment_sum_kernel(KernelContext& c) {
+  const TensorImpl &data = *c.input(0), &ids = *c.input(1), &num_t = *c.input(2);
+  check_index_type(c.op, ids.dtype(), "Tindices");
+  check_index_type(c.op, num_t.dtype(), "Tnumsegments");
+  EF_INVALID(num_t.rank() == 0, "num_segments should be a scalar, not shape ", num_t.shape().to_list_string());
+  const int64_t num = tensor_to_int_vector(num_t)[0];
+  EF_INVALID(num >= 0, "Input num_segments == ", num, " must not be negative.");
+  const Shape &ds = data.shape(), &is = ids.shape();
+  bool prefix = is.rank() <= ds.rank();
+  for (int d = 0; prefix && d < is.rank(); ++d) prefix = ds[d] == is[d];
+  EF_INVALID(prefix, "data.shape = ", ds.to_list_string(), " does not start with segment_ids.shape = ",
+             is.to_list_string());
+  Shape out_shape{num};
+  int64_t inner = 1;
+  for (int d = is.rank(); d < ds.rank(); ++d) {
+    out_shape.push_back(ds[d]);
+    inner *= ds[d];
+  }
+  std::vector<int64_t> rows = read_ids(ids);
+  for (size_t i = 0; i < rows.size(); ++i)
+    EF_INVALID(rows[i] < num, "segment_ids[", i, "] = ", rows[i], " is out of range [0, ", num, ")");
+  TensorImpl* out = c.allocate_output(0, data.dtype(), out_shape);
+  EF_DISPATCH_SUM(data.dtype(), c.op, {
+    zero<T>(out);
+    accumulate_rows(data.data<T>(), out->data<T>(), rows, inner);
+  });
+}
+
+void scatter_nd_kernel(KernelContext& c) {
+  const TensorImpl &indices = *c.input(0), &updates = *c.input(1);
+  check_index_type(c.op, indices.dtype(), "Tindices", true);
+  const Shape out_shape = fill_shape(c.op, c.input(2)->shape(), c.input(2).get());
+  const Shape &is = indices.shape(), &us = updates.shape();
+  EF_INVALID(is.rank() >= 1, "Indices shape must have rank at least one. Found:", is.to_list_string());
+  const int batch = is.rank() - 1;
+  const int64_t k = is[batch];
+  bool ok = us.rank() >= batch;
+  for (int d = 0; ok && d < batch; ++d) ok = us[d] == is[d];
+  EF_INVALID(ok, "Dimensions [0,", batch, ") of indices[shape=", is.to_list_string(), "] must match dimensions [0,",
+             batch, ") of updates[shape=", us.to_list_string(), "]");
+  ok = k <= out_shape.rank() && us.rank() - batch == out_shape.rank() - k;
+  for (int d = 0; ok && d < us.rank() - batch; ++d) ok = us[batch + d] == out_shape[static_cast<int>(k) + d];
+  EF_INVALID(ok, "Dimensions [", k, ",", out_shape.rank(), ") of input[shape=", out_shape.to_list_string(),
+             "] must match dimensions [", batch, ",", us.rank(), ") of updates[shape=", us.to_list_string(), "]");
+  int64_t count = 1, inner = 1;
+  for (int d = 0; d < batch; ++d) count *= is[d];
+  for (int d = static_cast<int>(k); d < out_shape.rank(); ++d) inner *= out_shape[d];
+  std::vector<int64_t> idx = read_ids(indices);
+  std::vector<int64_t> rows(count);
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t row = 0;
+    for (int64_t d = 0; d < k; ++d) {
+      const int64_t v = idx[i * k + d], n = out_shape[static_cast<int>(d)];
+      if (v < 0 || v >= n) {
+        std::vector<int64_t> bad(idx.begin() + i * k, idx.begin() + (i + 1) * k);
+        throw_error(Code::kInvalidArgument, "indices[", i, "] = ", list_string(bad, ", "),
+                    " does not index into shape ", out_shape.to_list_string());
+      }
+      row = row * n + v;
+    }
+    rows[i] = row;
+  }
+  TensorImpl* out = c.allocate_output(0, updates.dtype(), out_shape);
+  EF_DISPATCH_SUM(updates.dtype(), c.op, {
+    zero<T>(out);
+    accumulate_rows(updates.data<T>(), out->data<T>(), rows, inner);
+  });
+}
+
+void strided_slice_grad_kernel(KernelContext& c) {
+  const Shape shape = fill_shape(c.op, c.input(0)->shape(), c.input(0).get());
+  DType dtypes[3];
+  Shape shapes[3];
+  const TensorImpl* values[3];
+  for (int i = 0; i < 3; ++i) {
+    dtypes[i] = c.input(i + 1)->dtype();
+    shapes[i] = c.input(i + 1)->shape();
+    values[i] = c.input(i + 1).get();
+  }
+  SliceSpec spec = strided_slice_inputs(c.op, shape, dtypes, shapes, values, c.attrs);
+  const TensorImpl& dy = *c.input(4);
+  EF_INVALID(dy.shape() == spec.final_shape, "shape of dy was ", dy.shape().to_list_string(), " instead of ",
+             spec.final_shape.to_list_string());
+  TensorImpl* out = c.allocate_output(0, dy.dtype(), shape);
+  std::vector<int64_t> st = row_strides(shape);
+  StridedIter it;
+  it.dims = spec.size;
+  it.src_st = row_strides(spec.size);
+  for (int d = 0; d < shape.rank(); ++d) {
+    it.dst_off += spec.begin[d] * st[d];
+    it.dst_st.push_back(spec.stride[d] * st[d]);
+  }
+  EF_DISPATCH_STORAGE(dy.dtype(), {
+    fill_n<T>(out->data<T>(), out->num_elements(), T{});
+    if (dy.num_elements() > 0) strided_copy(dy.data<T>(), out->data<T>(), std::move(it));
+  });
+}
+
+// grad[map(i)] += g[i] over every element of the padded gradient `g`.
+template <typename T>
+void mirror_fold(const TensorImpl& g, TensorImpl& out, const std::vector<std::vector<int64_t>>& maps) {
+  T* dst = out.data<T>();
+  const T* src = g.data<T>();
+  const int r = g.rank();
+  fill_n<T>(dst, out.num_elements(), T(0));
+  if (r == 0) {
+    dst[0] = src[0];
+    return;
+  }
+  const std::vector<int64_t> st = row_strides(out.shape()), gd = g.shape().to_vector();
+  const int64_t inner = gd[r - 1];
+  if (inner == 0 || g.num_elements() == 0) return;
+  const int64_t rows = g.num_elements() / inner;
+  for (int64_t row = 0; row < rows; ++row) {
+    int64_t off = 0, rem = row;
+    for (int d = r - 2; d >= 0; --d) {
+      off += maps[d][rem % gd[d]] * st[d];
+      rem /= gd[d];
+    }
+    const T* s = src + row * inner;
+    for (int64_t i = 0; i < inner; ++i) dst[off + maps[r - 1][i]] = add_wrap(dst[off + maps[r - 1][i]], s[i]);
+  }
+}
+
+void mirror_pad_grad_kernel(KernelContext& c) {
+  const TensorImpl& g = *c.input(0);
+  const std::string mode = c.attrs.get<std::string>("mode", "REFLECT");
+  EF_INVALID(mode == "REFLECT" || mode == "SYMMETRIC", "mode must be either REFLECT or SYMMETRIC, got ", mode);
+  const int mirror = mode == "REFLECT" ? 1 : 2;
+  const Shape& ps = c.input(1)->shape();
+  EF_INVALID(ps.rank() == 2 && ps[1] == 2, "paddings must be a matrix with 2 columns: ", ps.to_list_string());
+  EF_INVALID(ps[0] == g.rank(), "The first dimension of paddings must be the rank of inputs",
+             ps.to_list_string(), " ", g.shape().to_list_string());
+  std::vector<int64_t> pads = index_values(c.op, *c.input(1), "Tpaddings");
+  Shape out_shape;
+  std::vector<std::vector<int64_t>> maps(g.rank());
+  for (int d = 0; d < g.rank(); ++d) {
+    const int64_t b = pads[2 * d], a = pads[2 * d + 1];
+    EF_INVALID(b >= 0 && a >= 0, "Paddings must be non-negative: ", b, " ", a);
+    const int64_t n = g.shape()[d] - a - b;
+    EF_INVALID(n >= 0, "paddings must be less than the output dimension size: ", b, ", ", a, " not less than ", n);
+    if (mirror == 1)
+      EF_INVALID(b < n && a < n, "paddings must be less than the output dimension size: ", b, ", ", a,
+                 " not less than ", n);
+    else
+      EF_INVALID(b <= n && a <= n, "paddings must be no greater than the output dimension size: ", b, ", ", a,
+                 " greater than ", n);
+    out_shape.push_back(n);
+    for (int64_t o = 0; o < g.shape()[d]; ++o) {
+      int64_t j = o - b;
+      if (j < 0) j = mirror == 1 ? -j : -j - 1;
+      else if (j >= n) j = mirror == 1 ? 2 * n - 2 - j : 2 * n - 1 - j;
+      maps[d].push_back(j);
+    }
+  }
+  TensorImpl* out = c.allocate_output(0, g.dtype(), out_shape);
+  EF_DISPATCH_SUM(g.dtype(), c.op, mirror_fold<T>(g, *out, maps));
+}
+
+EF_REGISTER_CPU_KERNEL("InvertPermutation", invert_permutation_kernel);
+EF_REGISTER_CPU_KERNEL("UnsortedSegmentSum", unsorted_segment_sum_kernel);
+EF_REGISTER_CPU_KERNEL("ScatterNd", scatter_nd_kernel);
+EF_REGISTER_CPU_KERNEL("StridedSliceGrad", strided_slice_grad_kernel);
+EF_REGISTER_CPU_KERNEL("MirrorPadGrad", mirror_pad_grad_kernel);
+
+}  // namespace
+}  // namespace ef
