@@ -534,3 +534,79 @@ def test_huge_index_is_rejected():
                  {"element_dtype": tf.float32, "resize_if_index_out_of_bounds": True})
     big = _reserve(2 ** 31 - 1)  # reserving allocates no element storage
     np_eq(execute1("TensorListLength", [big]), 2 ** 31 - 1)
+
+
+# ---- gradients of the list ops (called directly: linear maps, so exact checks) ----
+
+F32 = {"element_dtype": tf.float32}
+
+
+def _grad(op_type, inputs, attrs, out_grads):
+    from gradient_checker import call_gradient
+    return call_gradient(op_type, inputs, attrs, out_grads)
+
+
+def _from(x):
+    return execute1("TensorListFromTensor", [tf.constant(x), tf.constant(-1)], {**F32, "shape_type": tf.int32})
+
+
+def _stack(l, shape=(2,)):
+    return execute1("TensorListStack", [l, tf.constant(list(shape), tf.int32)], F32).numpy()
+
+
+X = np.arange(6, dtype=np.float32).reshape(3, 2)
+G = np.array([[1, -1], [2, -2], [3, -3]], np.float32)
+
+
+def test_grad_stack_and_from_tensor_are_inverse():
+    (dl, _) = _grad("TensorListStack", [_from(X), tf.constant([2])], {**F32, "num_elements": 3}, [G])
+    np.testing.assert_array_equal(_stack(dl), G)
+    (dx, _) = _grad("TensorListFromTensor", [X, tf.constant(-1)], {**F32, "shape_type": tf.int32}, [_from(G)])
+    np.testing.assert_array_equal(dx.numpy(), G)
+    (dx, _) = _grad("TensorListFromTensor", [X, tf.constant(-1)], {**F32, "shape_type": tf.int32}, [None])
+    assert not dx.numpy().any()
+
+
+def test_grad_get_and_set_item():
+    dl, _, _ = _grad("TensorListGetItem", [_from(X), tf.constant(1), tf.constant([2])], F32, [G[0]])
+    np.testing.assert_array_equal(_stack(dl), [[0, 0], G[0], [0, 0]])
+    dl, _, ditem = _grad("TensorListSetItem", [_from(X), tf.constant(2), tf.constant([9.0, 9.0])], F32, [_from(G)])
+    np.testing.assert_array_equal(ditem.numpy(), G[2])
+    np.testing.assert_array_equal(_stack(dl), [G[0], G[1], [0, 0]])
+
+
+def test_grad_push_pop_resize():
+    l2 = _from(X[:2])
+    dl, dt = _grad("TensorListPushBack", [l2, tf.constant(X[2])], F32, [_from(G)])
+    np.testing.assert_array_equal(_stack(dl), G[:2])
+    np.testing.assert_array_equal(dt.numpy(), G[2])
+    dl, _ = _grad("TensorListPopBack", [_from(X), tf.constant([2])], F32, [_from(G[:2]), tf.constant(G[2])])
+    np.testing.assert_array_equal(_stack(dl), G)
+    dl, _ = _grad("TensorListResize", [_from(X), tf.constant(5)], {}, [_from(np.concatenate([G, G[:2]]))])
+    np.testing.assert_array_equal(_stack(dl), G)
+
+
+def test_grad_gather_scatter():
+    dl, _, _ = _grad("TensorListGather", [_from(X), tf.constant([2, 0]), tf.constant([2])], F32, [G[:2]])
+    np.testing.assert_array_equal(_stack(dl), [G[1], [0, 0], G[0]])
+    dt, _, _, _ = _grad("TensorListScatterV2", [X[:2], tf.constant([2, 0]), tf.constant([2]), tf.constant(3)],
+                        {**F32, "shape_type": tf.int32}, [_from(G)])
+    np.testing.assert_array_equal(dt.numpy(), [G[2], G[0]])
+    dl, dt, _ = _grad("TensorListScatterIntoExistingList", [_from(X), X[:1], tf.constant([1])], F32, [_from(G)])
+    np.testing.assert_array_equal(dt.numpy(), [G[1]])
+    np.testing.assert_array_equal(_stack(dl), [G[0], [0, 0], G[2]])
+
+
+def test_grad_concat_split():
+    lengths = tf.constant([1, 2], tf.int64)
+    sp = execute1("TensorListSplit", [tf.constant([1.0, 2.0, 3.0]), tf.constant(-1), lengths],
+                  {**F32, "shape_type": tf.int32})
+    dl, _, _ = _grad("TensorListConcatV2", [sp, tf.constant(-1), tf.constant(np.zeros([0], np.int64))],
+                     {**F32, "shape_type": tf.int32}, [tf.constant([5.0, 6.0, 7.0]), None])
+    np.testing.assert_array_equal(execute1("TensorListGetItem", [dl, tf.constant(1), tf.constant(-1)], F32).numpy(),
+                                  [6.0, 7.0])
+    grad_list = execute1("TensorListReserve", [tf.constant([-1]), tf.constant(2)], {**F32, "shape_type": tf.int32})
+    grad_list = execute1("TensorListSetItem", [grad_list, tf.constant(1), tf.constant([8.0, 9.0])], F32)
+    dt, _, _ = _grad("TensorListSplit", [[1.0, 2.0, 3.0], tf.constant(-1), lengths], {**F32, "shape_type": tf.int32},
+                     [grad_list])
+    np.testing.assert_array_equal(dt.numpy(), [0.0, 8.0, 9.0])  # element 0 unset: zeros via leading_dims

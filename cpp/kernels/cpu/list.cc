@@ -379,10 +379,17 @@ void concat(KernelContext& c) {
     inner = merged(inner, rows_shape(e->shape()));
   }
   const int64_t lead0 = es.rank_known() ? es[0] : -1;
+  // leading_dims: the first dims of unset elements when the element shape does not fix it.
+  std::vector<int64_t> leading;
+  if (c.num_inputs() > 2 && c.input(2)->num_elements() > 0) leading = tensor_to_int_vector(*c.input(2));
+  if (!leading.empty() && leading.size() != l.elements.size())
+    throw_error(Code::kInvalidArgument, "leading_dims has ", leading.size(), " entries for a list of ",
+                l.elements.size(), " elements");
   std::vector<int64_t> lengths;
   for (size_t i = 0; i < l.elements.size(); ++i) {
     if (const Tensor& e = l.elements[i]) lengths.push_back(e->shape()[0]);
     else if (lead0 >= 0 && inner.fully_defined()) lengths.push_back(lead0);
+    else if (!leading.empty() && leading[i] >= 0 && inner.fully_defined()) lengths.push_back(leading[i]);
     else
       throw_error(Code::kInvalidArgument,
                   "All except the first dimension must be fully defined when concating uninitialized elements, and the "

@@ -386,3 +386,6 @@ class TensorArray:
             written = set(range(size))
         st = _State(flow, metadata.element_shape, size, written)
         return cls._wrap(metadata.dtype, metadata.dynamic_size, metadata.clear_after_read, metadata.infer_shape, st)
+
+
+from eagerflow.ops import list_grad  # noqa: E402,F401  (registers the TensorList gradients)
