@@ -610,3 +610,16 @@ def test_grad_concat_split():
     dt, _, _ = _grad("TensorListSplit", [[1.0, 2.0, 3.0], tf.constant(-1), lengths], {**F32, "shape_type": tf.int32},
                      [grad_list])
     np.testing.assert_array_equal(dt.numpy(), [0.0, 8.0, 9.0])  # element 0 unset: zeros via leading_dims
+
+
+def test_function_argument_sees_current_eager_state():
+    ta = tf.TensorArray(tf.float32, size=2, clear_after_read=False).write(0, 1.0)
+
+    @tf.function
+    def f(t):
+        return t.stack()
+
+    np_eq(f(ta), [1.0, 0.0])
+    np_eq(f(ta), [1.0, 0.0])
+    ta.write(1, 5.0)  # eager writes change the array: the function must see them
+    np_eq(f(ta), [1.0, 5.0])

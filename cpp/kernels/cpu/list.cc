@@ -398,13 +398,15 @@ void concat(KernelContext& c) {
   if (!inner.fully_defined())
     throw_error(Code::kInvalidArgument, "Tried to concat elements of an empty list with non-fully-defined element_shape: ",
                 partial_shape_string(es));
-  int64_t total = 0;
-  for (int64_t n : lengths) total += n;
+  int64_t total = 0;  // leading_dims are user-given: check the sums before using them
+  for (int64_t n : lengths)
+    if (__builtin_add_overflow(total, n, &total))
+      throw_error(Code::kInvalidArgument, "TensorListConcat result of ", total, " rows is too large");
   Shape out_shape = inner;
   out_shape.insert(0, total);
   TensorImpl* out = c.allocate_output(0, l.element_dtype, out_shape);
   const int64_t row = inner.num_elements();
-  int64_t at = 0;
+  int64_t at = 0;  // every offset below is within `out`, whose allocation checked the total size
   for (size_t i = 0; i < l.elements.size(); ++i) {
     const int64_t n = lengths[i] * row;
     if (l.elements[i]) copy_elements(*l.elements[i], 0, *out, at, n);

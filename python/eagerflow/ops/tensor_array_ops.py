@@ -7,6 +7,8 @@ returns a TensorArray with a new flow tensor and leaves the old one as it was. C
 TensorArray makes in Python (index ranges, dtypes, clear_after_read) are made here with its messages;
 in graphs the kernels report them when the graph runs, as TF's TensorList kernels do.
 """
+import weakref
+
 import numpy as np
 
 from eagerflow import _core
@@ -14,6 +16,7 @@ from eagerflow.framework import dtypes as _dtypes
 from eagerflow.framework import errors
 from eagerflow.framework.tensor_shape import TensorShape, as_shape
 from eagerflow.ops._execute import execute, execute1, convert_to_tensor
+from eagerflow.types.experimental import TraceType
 
 Tensor = _core.Tensor
 
@@ -75,6 +78,31 @@ class _Meta:
     def __repr__(self):
         return "TensorArraySpec(dtype=%r, element_shape=%r, dynamic_size=%r)" % (
             self.dtype, self.element_shape, self.dynamic_size)
+
+
+class _TensorArrayType(TraceType):
+    """The tf.function argument type of a TensorArray: its flow by identity (a weak reference).
+    The trace sees the array itself (its flow is captured), so an array changed since (an eager
+    write) must not reuse it: it retraces. TF instead feeds the flow as a placeholder; that needs a
+    composite TraceType in function/trace_type.py."""
+
+    def __init__(self, ta):
+        flow = ta._state.flow
+        self._ref = weakref.ref(flow)
+        self._key = (id(flow), ta._dtype, ta._dynamic_size)
+
+    def __eq__(self, other):
+        return (type(other) is _TensorArrayType and self._key == other._key and self._ref() is not None
+                and self._ref() is other._ref())
+
+    def __hash__(self):
+        return hash(self._key)
+
+    def is_subtype_of(self, other):
+        return self == other
+
+    def most_specific_common_supertype(self, others):
+        return self if all(self == o for o in others) else None
 
 
 class TensorArray:
@@ -367,6 +395,9 @@ class TensorArray:
 
     def mark_used(self):
         pass
+
+    def __tf_tracing_type__(self, context):
+        return _TensorArrayType(self)
 
     # ---- composite protocol: a TensorArray travels through cond / while_loop as its flow ----
 
