@@ -623,3 +623,17 @@ def test_function_argument_sees_current_eager_state():
     np_eq(f(ta), [1.0, 0.0])
     ta.write(1, 5.0)  # eager writes change the array: the function must see them
     np_eq(f(ta), [1.0, 5.0])
+
+
+def test_folded_list_constants_are_not_merged():
+    # Constant folding turns writes of constants into variant Consts; CSE must not treat two
+    # different lists as equal constants (they have no bytes to compare).
+    @tf.function
+    def f(x):
+        a = tf.TensorArray(tf.float32, size=2).write(0, 1.0).write(1, x)
+        b = tf.TensorArray(tf.float32, size=2).write(0, 2.0).write(1, x)
+        return a.stack(), b.stack()
+
+    a, b = f(tf.constant(5.0))
+    np_eq(a, [1.0, 5.0])
+    np_eq(b, [2.0, 5.0])
