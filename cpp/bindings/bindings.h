@@ -11,4 +11,5 @@ void init_context(py::module_& m);
 void init_graph(py::module_& m);
 void init_logging(py::module_& m);
 void init_function(py::module_& m);  // tf.function's C++ call path
+void init_tape(py::module_& m);      // tf.GradientTape's recorder (bindings/tape.cc)
 }  // namespace ef

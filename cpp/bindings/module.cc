@@ -15,4 +15,5 @@ PYBIND11_MODULE(_core, m) {
   ef::init_logging(m);
   ef::init_function(m);
   ef::init_py_func(m);
+  ef::init_tape(m);
 }

@@ -3,6 +3,7 @@
 
 #include <new>
 
+#include "autodiff/tape.h"
 #include "core/errors.h"
 #include "eager/check_numerics.h"
 #include "eager/context.h"
@@ -42,7 +43,11 @@ namespace {
 std::vector<Tensor> execute(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs,
                             const std::string& name) {
   Context& ctx = thread_context();
-  if (ctx.graph) return graph_execute(*ctx.graph, op, inputs, attrs, name);
+  if (ctx.graph) {
+    std::vector<Tensor> out = graph_execute(*ctx.graph, op, inputs, attrs, name);
+    if (ctx.tape_depth > 0) record_operation(op, inputs, out, attrs, ctx.graph);  // a tape inside tf.function
+    return out;
+  }
   for (const Tensor& t : inputs) {
     if (t->is_symbolic()) {
       throw TypeError(out_of_scope_message(*t));  // a graph tensor leaked out of its graph
@@ -50,6 +55,7 @@ std::vector<Tensor> execute(const OpDef& op, const std::vector<Tensor>& inputs, 
   }
   std::vector<Tensor> out = run_kernel(op, select_kernel(op), inputs, attrs);
   if (check_numerics_enabled()) check_numerics_eager(op, inputs, out);  // tf.debugging.enable_check_numerics
+  if (ctx.tape_depth > 0) record_operation(op, inputs, out, attrs, nullptr);  // tf.GradientTape
   return out;
 }
 

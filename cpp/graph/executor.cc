@@ -120,18 +120,21 @@ void Plan::own_passed_through_inputs(const Step& s, const std::vector<Tensor>& s
 }
 
 std::vector<Tensor> Plan::run(const std::vector<Tensor>& feeds) const {
-  return run_impl(const_cast<std::vector<Tensor>&>(feeds), false);  // take=false: never modified
+  std::vector<Tensor> in(feeds), result;
+  Workspace ws;
+  run(in, ws, result);
+  return result;
 }
 
-std::vector<Tensor> Plan::run(std::vector<Tensor>&& feeds) const { return run_impl(feeds, true); }
-
-std::vector<Tensor> Plan::run_impl(std::vector<Tensor>& feeds, bool take) const {
+void Plan::run(std::vector<Tensor>& feeds, Workspace& ws, std::vector<Tensor>& result) const {
   if (feeds.size() != feed_slots_.size())
     throw_error(Code::kInvalidArgument, "Expected ", feed_slots_.size(), " inputs, got ", feeds.size());
-  std::vector<Tensor> slots(num_slots_);
+  std::vector<Tensor>& slots = ws.slots;
+  slots.clear();
+  slots.resize(num_slots_);
   for (const auto& c : consts_) slots[c.first] = c.second;
   for (size_t i = 0; i < feeds.size(); ++i) {
-    const Tensor& t = feeds[i];
+    Tensor& t = feeds[i];
     if (!t || t->is_symbolic())
       throw TypeError(str_cat("Plan input #", i, " must be a concrete (eager) tensor, got a symbolic tensor ",
                               t ? symbolic_repr(*t) : std::string("(null)")));
@@ -141,15 +144,14 @@ std::vector<Tensor> Plan::run_impl(std::vector<Tensor>& feeds, bool take) const 
                   tf_type_string(feed_dtypes_[i]), " tensor but is a ", tf_type_string(t->dtype()),
                   " tensor [Op:", fn, "]");
     }
-    if (take) slots[feed_slots_[i]] = std::move(feeds[i]);
-    else slots[feed_slots_[i]] = t;
+    slots[feed_slots_[i]] = std::move(t);
   }
   // Buffers whose last reader has run go to the pool; later outputs of the same size take them.
-  BufferPool pool;
+  BufferPool& pool = ws.pool;
   BufferPoolScope pool_scope(memory_planning_ ? &pool : nullptr);
-  std::vector<Tensor> inputs, out;
-  inputs.reserve(max_inputs_);
-  out.reserve(max_outputs_);
+  std::vector<Tensor>& inputs = ws.inputs;
+  std::vector<Tensor>& out = ws.out;
+  inputs.clear();
   for (const Step& s : steps_) {
     const size_t nin = s.in.size();
     // Elementwise kernels only read their inputs during the call, so inputs that stay in their
@@ -169,6 +171,7 @@ std::vector<Tensor> Plan::run_impl(std::vector<Tensor>& feeds, bool take) const 
       run_kernel_into(*s.node->op, s.kernel, inputs, s.node->attrs, out);
       if (check_numerics_enabled()) check_numerics_graph(*s.node, out);  // tf.debugging.enable_check_numerics
     } catch (const OpError& e) {
+      inputs.clear();
       throw OpError(e.code(), str_cat(e.what(), "\n\t [[{{node ", s.node->name, "}}]]"));
     }
     if (lend) own_passed_through_inputs(s, slots, out);
@@ -182,10 +185,9 @@ std::vector<Tensor> Plan::run_impl(std::vector<Tensor>& feeds, bool take) const 
       slots[r].reset();
     }
   }
-  std::vector<Tensor> result;
-  result.reserve(fetch_slots_.size());
-  for (int f : fetch_slots_) result.push_back(slots[f]);
-  return result;
+  result.resize(fetch_slots_.size());
+  for (size_t i = 0; i < fetch_slots_.size(); ++i) result[i] = slots[fetch_slots_[i]];
+  slots.clear();  // keep nothing alive between runs (the capacity stays)
 }
 
 std::vector<std::string> Plan::step_names() const {

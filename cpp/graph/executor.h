@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/buffer_pool.h"
 #include "graph/graph.h"
 
 namespace ef {
@@ -15,9 +16,14 @@ class Plan {
   Plan(const Graph& g, const std::vector<Node*>& feeds, const std::vector<Endpoint>& fetches,
        const std::vector<Node*>& targets);
   std::vector<Tensor> run(const std::vector<Tensor>& feeds) const;
-  // Same, taking the feeds: a value fed only here can be updated in place by its last reader (a
-  // While body writing a TensorList it got from the previous iteration).
-  std::vector<Tensor> run(std::vector<Tensor>&& feeds) const;
+  // Scratch vectors a caller keeps across runs of one plan (loop bodies run it per iteration:
+  // no allocation per run).
+  struct Workspace {
+    std::vector<Tensor> slots, inputs, out;
+    BufferPool pool;
+  };
+  // Runs with `feeds` (moved from), writing the fetched values to `result`.
+  void run(std::vector<Tensor>& feeds, Workspace& ws, std::vector<Tensor>& result) const;
   size_t num_steps() const { return steps_.size(); }
   // A few small elementwise steps: cheaper to run than to release and retake Python's GIL.
   bool light() const { return light_; }
@@ -36,7 +42,6 @@ class Plan {
   // Run-loop bookkeeping computed once the steps exist: which inputs can be moved out of their
   // slots (saves refcount traffic and lets their buffers be reused right after the kernel).
   void finish_steps();
-  std::vector<Tensor> run_impl(std::vector<Tensor>& feeds, bool take) const;
   static void own_passed_through_inputs(const Step& s, const std::vector<Tensor>& slots, std::vector<Tensor>& out);
   size_t max_inputs_ = 0;
   size_t max_outputs_ = 0;

@@ -2,6 +2,7 @@
 #pragma once
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <variant>
@@ -23,8 +24,21 @@ using AttrValue = std::variant<std::monostate, int64_t, double, bool, DType, std
 
 class Attrs {
  public:
+  Attrs() = default;
+  // Copies take the attrs, not the kernel cache (derived state is rebuilt on first use).
+  Attrs(const Attrs& o) : items_(o.items_) {}
+  Attrs(Attrs&& o) noexcept : items_(std::move(o.items_)) {}
+  Attrs& operator=(const Attrs& o) {
+    if (this != &o) set_items(o.items_);
+    return *this;
+  }
+  Attrs& operator=(Attrs&& o) noexcept {
+    set_items(std::move(o.items_));
+    return *this;
+  }
+
   void set(const std::string& name, AttrValue v) {
-    kernel_cache_.reset();  // derived state no longer matches
+    clear_kernel_cache();  // derived state no longer matches
     for (auto& kv : items_)
       if (kv.first == name) {
         kv.second = std::move(v);
@@ -57,9 +71,18 @@ class Attrs {
   bool empty() const { return items_.empty(); }
 
   // A slot where a kernel keeps state it derives from these attrs once (e.g. a decoded
-  // program), so graph nodes run without re-deriving it per call. Thread-safe.
-  std::shared_ptr<void> kernel_cache() const { return std::atomic_load(&kernel_cache_); }
-  void set_kernel_cache(std::shared_ptr<void> v) const { std::atomic_store(&kernel_cache_, std::move(v)); }
+  // program), so graph nodes run without re-deriving it per call. Thread-safe; reading is one
+  // atomic load (no lock: it runs once per kernel call).
+  void* kernel_cache() const { return kernel_cache_ptr_.load(std::memory_order_acquire); }
+  // Installs `v` unless another thread did first; returns the installed value.
+  void* set_kernel_cache(std::shared_ptr<void> v) const {
+    static std::mutex mu;
+    std::lock_guard<std::mutex> lock(mu);
+    if (void* p = kernel_cache_ptr_.load(std::memory_order_relaxed)) return p;
+    kernel_cache_owner_ = std::move(v);
+    kernel_cache_ptr_.store(kernel_cache_owner_.get(), std::memory_order_release);
+    return kernel_cache_owner_.get();
+  }
 
  private:
   template <typename T>
@@ -87,8 +110,18 @@ class Attrs {
     }
     throw_error(Code::kInvalidArgument, "attr '", name, "' has the wrong type");
   }
+  template <typename Items>
+  void set_items(Items&& items) {
+    clear_kernel_cache();
+    items_ = std::forward<Items>(items);
+  }
+  void clear_kernel_cache() {
+    kernel_cache_ptr_.store(nullptr, std::memory_order_relaxed);
+    kernel_cache_owner_.reset();
+  }
   std::vector<std::pair<std::string, AttrValue>> items_;
-  mutable std::shared_ptr<void> kernel_cache_;
+  mutable std::shared_ptr<void> kernel_cache_owner_;
+  mutable std::atomic<void*> kernel_cache_ptr_{nullptr};
 };
 
 }  // namespace ef

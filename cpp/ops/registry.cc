@@ -60,6 +60,20 @@ std::vector<const OpDef*> all_ops() {
 TensorImpl* KernelContext::allocate_output(size_t i, DType dtype, const Shape& shape) {
   if (outputs.size() <= i) outputs.resize(i + 1);
   if (BufferPool* pool = current_buffer_pool()) {  // inside a plan run: reuse a released buffer
+    // An elementwise op may write into an input that only it holds (the plan moved its slot in:
+    // its last reader), as TF's forward_input_or_allocate_output: no allocation per step. Only
+    // inside plans: eager inputs may still be needed by a gradient tape.
+    if (op.elementwise && dtype != DType::kString) {
+      for (const Tensor& in : inputs) {
+        if (in.use_count() != 1 || in->dtype() != dtype || in->is_symbolic() || !(in->shape() == shape)) continue;
+        if (in->buffer() && in->buffer().use_count() != 1) continue;  // a view shares the bytes
+        bool taken = false;
+        for (const Tensor& o : outputs) taken |= o.get() == in.get();
+        if (taken) continue;
+        outputs[i] = in;
+        return outputs[i].get();
+      }
+    }
     if (Tensor t = pool->make(dtype, shape)) {
       outputs[i] = std::move(t);
       return outputs[i].get();

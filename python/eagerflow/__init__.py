@@ -58,9 +58,20 @@ from eagerflow.ops.check_ops import (Assert, assert_equal, assert_greater, asser
 # --- tf.function TraceType and the retracing warning's logger (issue 4: tracing) ---
 from eagerflow import types
 from eagerflow.function.retracing_warning import get_logger
+# --- autodiff (issue 6: tape): tf.GradientTape, gradient registry, custom_gradient, stop_gradient ---
+from eagerflow.eager.backprop import GradientTape, UnconnectedGradients
+from eagerflow.framework.gradient_registry import RegisterGradient, no_gradient
+from eagerflow.ops.custom_gradient import custom_gradient, stop_gradient
+from eagerflow.ops import gradients_impl_all as _gradients_impl_all  # registers every gradient function
 # --- gradient support ops (issue 6, grads helper): tf.scatter_nd ---
 from eagerflow.ops.grad_support_ops import scatter_nd
 # --- tf.keras (issue 6: minimal Model/layers/optimizers/losses) ---
 from eagerflow import keras
+
+# --- control flow (issue 5): tf.cond, tf.while_loop, tf.case, tf.switch_case; tf.nest ---
+from eagerflow.ops.control_flow_ops import case, cond, switch_case, while_loop
+from eagerflow.util import nest
+# --- AutoGraph (issue 5): tf.autograph ---
+from eagerflow import autograph
 # --- tf.TensorArray (issue 5: TensorList-backed, ops/tensor_array_ops.py) ---
 from eagerflow.ops.tensor_array_ops import TensorArray

@@ -28,17 +28,18 @@ void call_kernel(KernelContext& c) { set_outputs(c, function_attr(c, "f").plan()
 void while_kernel(KernelContext& c) {
   const Plan& cond = function_attr(c, "cond").plan();
   const Plan& body = function_attr(c, "body").plan();
-  std::vector<Tensor> vars(c.inputs.begin(), c.inputs.end());
+  // Scratch kept across iterations: a small loop allocates nothing per iteration but its outputs.
+  Plan::Workspace cws, bws;
+  std::vector<Tensor> vars(c.inputs.begin(), c.inputs.end()), args, pred, next;
   for (;;) {
-    std::vector<Tensor> p = cond.run(vars);
-    if (p.size() != 1) throw_error(Code::kInvalidArgument, "While cond must return one value, got ", p.size());
-    if (!tensor_truth(p[0])) break;
-    const size_t n = vars.size();
-    // The body takes the loop variables: what it updates (a TensorList) it may update in place.
-    std::vector<Tensor> next = body.run(std::move(vars));
-    if (next.size() != n)
-      throw_error(Code::kInvalidArgument, "While body returned ", next.size(), " values, expected ", n);
-    vars = std::move(next);
+    args = vars;
+    cond.run(args, cws, pred);
+    if (pred.size() != 1) throw_error(Code::kInvalidArgument, "While cond must return one value, got ", pred.size());
+    if (!tensor_truth(pred[0])) break;
+    body.run(vars, bws, next);  // consumes vars
+    if (next.size() != c.inputs.size())
+      throw_error(Code::kInvalidArgument, "While body returned ", next.size(), " values, expected ", c.inputs.size());
+    vars.swap(next);
   }
   set_outputs(c, std::move(vars));
 }

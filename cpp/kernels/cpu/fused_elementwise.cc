@@ -35,10 +35,12 @@ struct Compiled {
   int num_scratch = 0;
   int num_scalars = 0;
   size_t num_outputs = 0;
+  Shape shape;  // the (fully known) shape of every full-size operand and of the outputs
 };
 
 Compiled compile(const KernelContext& c, const Shape& shape) {
   Compiled p;
+  p.shape = shape;
   const int k = static_cast<int>(c.num_inputs());
   const std::vector<int64_t> prog = c.attrs.get<std::vector<int64_t>>("program");
   const std::vector<int64_t> outs = c.attrs.get<std::vector<int64_t>>("outputs");
@@ -181,16 +183,16 @@ void run_typed(KernelContext& c, const Compiled& p, const Shape& shape) {
 
 void fused_elementwise_kernel(KernelContext& c) {
   const DType t = c.attrs.get<DType>("T");
-  const Shape shape = c.attrs.get<Shape>("shape");
-  EF_INVALID(shape.fully_defined(), "_FusedElementwise: shape must be fully known");
   for (size_t i = 0; i < c.num_inputs(); ++i) check_same_dtype(c.op, t, c.input(i)->dtype(), static_cast<int>(i));
   // The program depends only on the node's attrs and static input shapes: decode it once.
-  auto cached = std::static_pointer_cast<Compiled>(c.attrs.kernel_cache());
+  const auto* cached = static_cast<const Compiled*>(c.attrs.kernel_cache());
   if (!cached) {
-    cached = std::make_shared<Compiled>(compile(c, shape));
-    c.attrs.set_kernel_cache(cached);
+    const Shape s = c.attrs.get<Shape>("shape");
+    EF_INVALID(s.fully_defined(), "_FusedElementwise: shape must be fully known");
+    cached = static_cast<const Compiled*>(c.attrs.set_kernel_cache(std::make_shared<Compiled>(compile(c, s))));
   }
   const Compiled& p = *cached;
+  const Shape& shape = p.shape;
   for (size_t i = 0; i < c.num_inputs(); ++i) {  // inputs must still match the decoded layout
     const TensorImpl& x = *c.input(i);
     const bool ok = p.locs[i].kind == Loc::kScalar ? x.num_elements() == 1 : x.shape() == shape;

@@ -36,6 +36,7 @@ class Function:
         self._name = name or getattr(python_function, "__name__", "function")
         self._input_signature = _validate_signature(input_signature)
         self._autograph = autograph
+        self._ag_function = None  # the AutoGraph-converted python_function, made on first trace
         self._reduce_retracing = bool(reduce_retracing)
         self._jit_compile = jit_compile
         self._signature = inspect.signature(python_function)
@@ -78,7 +79,9 @@ class Function:
     def _call(self, args, kwargs):
         if _core.functions_run_eagerly() or _core.current_graph() is not None:
             # Eager mode on request; inside another trace the body joins the outer graph.
-            return self._python_function(*args, **kwargs)
+            if _core.functions_run_eagerly():
+                return self._python_function(*args, **kwargs)
+            return self._traced_function()(*args, **kwargs)
         params, key = self._canonicalize(args, kwargs)
         with self._lock:  # tracing is serialized; plans run concurrently
             hits = self._fast.take_hits()  # C++ cache hits count as calls for the retracing warning
@@ -104,9 +107,35 @@ class Function:
         if len(tensors) == len(flat) and all(a is b for a, b in zip(tensors, flat)):
             self._fast.add(args, *cf._fast_call_spec(), exact)
 
+    def _traced_function(self):
+        """The function tracing runs: python_function converted by AutoGraph (autograph=True, once)."""
+        fn = self._ag_function
+        if fn is None:
+            if self._autograph:
+                from eagerflow.autograph.impl import api
+                fn = api.tf_convert(self._python_function)
+            else:
+                fn = self._python_function
+            self._ag_function = fn
+            self._ag_tracer = _ConvertedTrace(fn)
+        return fn
+
     def _trace_new(self, params, key):
         trace_key = self._cache.generalize(key) if self._reduce_retracing else key
-        graph = trace(self._python_function, self._name, params, trace_key.components)
+        try:
+            fn = self._traced_function()
+            if fn is self._python_function:
+                graph = trace(fn, self._name, params, trace_key.components)
+            else:
+                graph = self._ag_tracer.trace(self._name, params, trace_key.components)
+        except Exception as e:  # noqa: BLE001 - AutoGraph points errors at the user's code
+            if not self._autograph:
+                raise
+            from eagerflow.autograph.impl import api
+            new = api.rewrite_error(e, e.__traceback__)
+            if new is e:
+                raise
+            raise new.with_traceback(e.__traceback__) from None  # keeps the user's frames
         cf = ConcreteFunction(graph, [(n, k) for n, k, _ in params], list(trace_key.components))
         self._tracing_count += getattr(graph, "trace_passes", 1)
         self._cache.add(trace_key, cf)
@@ -182,6 +211,20 @@ class Function:
 
     def __repr__(self):
         return "<eagerflow.Function %s at 0x%X>" % (self._name, id(self))
+
+
+class _ConvertedTrace:
+    """Traces a Function's converted python function. variable_policy finds the Function being
+    traced by a caller frame's `self` whose `_python_function` is the traced function: this object,
+    one per Function, plays that part for the converted function."""
+
+    __slots__ = ("_python_function", "__weakref__")
+
+    def __init__(self, fn):
+        self._python_function = fn
+
+    def trace(self, name, params, types):
+        return trace(self._python_function, name, params, types)
 
 
 def _validate_signature(input_signature):

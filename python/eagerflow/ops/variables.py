@@ -15,6 +15,7 @@ from eagerflow.framework.convert import convert_to_tensor
 from eagerflow.framework.tensor import Tensor, _numpy_text, _Reference
 from eagerflow.framework.tensor_shape import TensorShape
 from eagerflow.function import variable_policy as _variable_policy
+from eagerflow.eager import variable_registry as _variable_registry
 
 
 class VariableSynchronization(enum.Enum):
@@ -106,6 +107,7 @@ class Variable:
         self._constraint = constraint
         self._synchronization = synchronization
         self._aggregation = aggregation
+        _variable_registry.variable_created(self)  # tapes: trainable flag, handle -> variable (issue 6)
 
     # --- properties -------------------------------------------------------------------------
     @property

@@ -6,13 +6,21 @@ def _is_namedtuple(x):
     return isinstance(x, tuple) and hasattr(type(x), "_fields")
 
 
+def _is_custom(x):
+    """TF's CustomNestProtocol: `__tf_flatten__() -> (metadata, components)` and a classmethod
+    `__tf_unflatten__(metadata, components)` (a TensorArray flattens to its flow tensor)."""
+    return hasattr(type(x), "__tf_flatten__") and not isinstance(x, type)
+
+
 def is_nested(x):
-    return isinstance(x, (list, tuple, dict, collections.abc.Mapping))
+    return isinstance(x, (list, tuple, dict, collections.abc.Mapping)) or _is_custom(x)
 
 
 def _children(x):
     if isinstance(x, collections.abc.Mapping):
         return [x[k] for k in sorted(x, key=_sort_key)]
+    if _is_custom(x):
+        return list(x.__tf_flatten__()[1])
     return list(x)
 
 
@@ -36,6 +44,8 @@ def _flatten(x, out):
 
 
 def _rebuild(template, children):
+    if _is_custom(template):
+        return type(template).__tf_unflatten__(template.__tf_flatten__()[0], tuple(children))
     if isinstance(template, collections.abc.Mapping):
         keys = sorted(template, key=_sort_key)
         d = dict(zip(keys, children))
@@ -65,3 +75,30 @@ def map_structure(func, *structures, **kwargs):
     if any(len(f) != len(flats[0]) for f in flats):
         raise ValueError("The two structures don't have the same number of elements.")
     return pack_sequence_as(structures[0], [func(*xs) for xs in zip(*flats)])
+
+
+def assert_same_structure(nest1, nest2, check_types=True, expand_composites=False):
+    """Raises ValueError (TypeError for differing sequence types) unless both have the same
+    nested structure."""
+    def check(a, b):
+        if is_nested(a) != is_nested(b):
+            raise ValueError("The two structures don't have the same nested structure.\n\nFirst structure: "
+                             "type=%s str=%s\n\nSecond structure: type=%s str=%s"
+                             % (type(nest1).__name__, nest1, type(nest2).__name__, nest2))
+        if not is_nested(a):
+            return
+        if check_types and type(a) is not type(b) and not (isinstance(a, (list, tuple)) and isinstance(b, (list, tuple))
+                                                         and not _is_namedtuple(a) and not _is_namedtuple(b)):
+            raise TypeError("The two structures don't have the same sequence type. Input structure has type %s, "
+                            "while shallow structure has type %s." % (type(a), type(b)))
+        ca, cb = _children(a), _children(b)
+        if isinstance(a, collections.abc.Mapping) and sorted(a, key=_sort_key) != sorted(b, key=_sort_key):
+            raise ValueError("The two structures don't have the same keys: %s vs %s" % (list(a), list(b)))
+        if len(ca) != len(cb):
+            raise ValueError("The two structures don't have the same nested structure.\n\nFirst structure: "
+                             "type=%s str=%s\n\nSecond structure: type=%s str=%s\n\nMore specifically: The two "
+                             "structures don't have the same number of elements."
+                             % (type(nest1).__name__, nest1, type(nest2).__name__, nest2))
+        for x, y in zip(ca, cb):
+            check(x, y)
+    check(nest1, nest2)

@@ -1,0 +1,158 @@
+// Tape bindings: _core.Tape (tf.GradientTape's recorder), its entries, and the pruning walk.
+#include <pybind11/stl.h>
+
+#include <unordered_set>
+
+#include "autodiff/tape.h"
+#include "bindings/bindings.h"
+#include "core/errors.h"
+#include "eager/context.h"
+#include "graph/function.h"
+#include "graph/graph.h"
+
+namespace ef {
+
+namespace {
+
+// (kind, value): kind 1 = a dtype enum, 2 = a list of dtype enums, 0 = anything else. Python
+// turns dtype enums into tf.DType objects.
+py::tuple attr_to_python(const AttrValue& v) {
+  return std::visit(
+      [](const auto& x) -> py::tuple {
+        using X = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<X, std::monostate>) {
+          return py::make_tuple(0, py::none());
+        } else if constexpr (std::is_same_v<X, DType>) {
+          return py::make_tuple(1, static_cast<int>(x));
+        } else if constexpr (std::is_same_v<X, std::vector<DType>>) {
+          py::list l;
+          for (DType d : x) l.append(static_cast<int>(d));
+          return py::make_tuple(2, l);
+        } else if constexpr (std::is_same_v<X, Shape>) {
+          if (!x.rank_known()) return py::make_tuple(0, py::none());
+          return py::make_tuple(0, py::cast(x.to_vector()));
+        } else if constexpr (std::is_same_v<X, std::vector<Shape>>) {
+          py::list l;
+          for (const Shape& s : x) l.append(s.rank_known() ? py::object(py::cast(s.to_vector())) : py::object(py::none()));
+          return py::make_tuple(0, l);
+        } else {
+          return py::make_tuple(0, py::cast(x));
+        }
+      },
+      v);
+}
+
+std::vector<TensorKey> keys_of(const std::vector<Tensor>& ts) {
+  std::vector<TensorKey> out;
+  out.reserve(ts.size());
+  for (const Tensor& t : ts) out.push_back(tensor_key(*t));
+  return out;
+}
+
+// The entries on some path from a source to a target, last recorded first (the order the
+// backward pass visits them). Entries are recorded in execution order, so that order is a
+// reverse topological order.
+std::vector<std::shared_ptr<TapeEntry>> prune(const Tape& tape, const std::vector<TensorKey>& targets,
+                                              const std::vector<TensorKey>& sources) {
+  const auto& entries = tape.entries();
+  std::unordered_set<TensorKey> reach(sources.begin(), sources.end());
+  std::vector<char> forward(entries.size(), 0);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    for (const Tensor& t : entries[i]->inputs) {
+      if (reach.count(tensor_key(*t))) {
+        forward[i] = 1;
+        break;
+      }
+    }
+    if (forward[i])
+      for (const Tensor& t : entries[i]->outputs) reach.insert(tensor_key(*t));
+  }
+  std::unordered_set<TensorKey> need(targets.begin(), targets.end());
+  std::vector<std::shared_ptr<TapeEntry>> out;
+  for (size_t i = entries.size(); i-- > 0;) {
+    if (!forward[i]) continue;
+    bool used = false;
+    for (const Tensor& t : entries[i]->outputs) {
+      if (need.count(tensor_key(*t))) {
+        used = true;
+        break;
+      }
+    }
+    if (!used) continue;
+    for (const Tensor& t : entries[i]->inputs) need.insert(tensor_key(*t));
+    out.push_back(entries[i]);
+  }
+  return out;
+}
+
+}  // namespace
+
+void init_tape(py::module_& m) {
+  py::class_<TapeEntry, std::shared_ptr<TapeEntry>>(m, "TapeEntry")
+      .def_property_readonly("type", [](const TapeEntry& e) { return e.op ? e.op->name : e.custom_name; })
+      .def_property_readonly("name", [](const TapeEntry& e) {
+        return e.node ? e.node->name : e.op ? e.op->name : e.custom_name;
+      })
+      // The backward function of a tf.custom_gradient entry, else None.
+      .def_property_readonly("custom_gradient", [](const TapeEntry& e) -> py::object {
+        if (!e.custom) return py::none();
+        return *static_cast<py::object*>(e.custom.get());
+      })
+      .def_readonly("inputs", &TapeEntry::inputs)
+      .def_readonly("outputs", &TapeEntry::outputs)
+      .def_property_readonly("input_keys", [](const TapeEntry& e) { return keys_of(e.inputs); })
+      .def_property_readonly("output_keys", [](const TapeEntry& e) { return keys_of(e.outputs); })
+      .def_property_readonly("attr_names", [](const TapeEntry& e) {
+        std::vector<std::string> names;
+        for (auto& kv : e.attrs.items()) names.push_back(kv.first);
+        return names;
+      })
+      // (kind, value) or None when the call had no such attr.
+      .def("attr", [](const TapeEntry& e, const std::string& name) -> py::object {
+        const AttrValue* v = e.attrs.find(name);
+        if (!v) return py::none();
+        return attr_to_python(*v);
+      })
+      .def("__repr__", [](const TapeEntry& e) { return "<TapeEntry " + (e.op ? e.op->name : e.custom_name) + ">"; });
+
+  py::class_<Tape, std::shared_ptr<Tape>>(m, "Tape")
+      // A tape records the ops of the graph being built when it is created (null: eager ops).
+      .def(py::init([](bool persistent, bool watch_accessed_variables) {
+             return std::make_shared<Tape>(persistent, watch_accessed_variables, thread_context().graph);
+           }),
+           py::arg("persistent") = false, py::arg("watch_accessed_variables") = true)
+      .def_readonly("persistent", &Tape::persistent)
+      .def_readonly("watch_accessed_variables", &Tape::watch_accessed_variables)
+      .def_property_readonly("graph_id", [](const Tape& t) { return reinterpret_cast<uintptr_t>(t.graph); })
+      .def("push", [](std::shared_ptr<Tape> t) { push_tape(std::move(t)); })
+      .def("pop", [](Tape& t) { pop_tape(&t); })
+      .def_property_readonly("active", [](const Tape& t) { return tape_is_active(&t); })
+      .def("watch", &Tape::watch)
+      .def("watching", &Tape::watching)
+      .def("reset", &Tape::reset)
+      .def("num_entries", [](const Tape& t) { return t.entries().size(); })
+      .def("entries", [](const Tape& t) { return t.entries(); })
+      .def("watched_variables", [](const Tape& t) { return t.watched_variables(); })
+      .def("prune", [](const Tape& t, const std::vector<TensorKey>& targets, const std::vector<TensorKey>& sources) {
+        return prune(t, targets, sources);
+      });
+
+  // tf.custom_gradient: `outputs` were computed from `inputs` with recording off; their gradient
+  // is grad_fn(*output_grads) -> one gradient per input.
+  m.def("tape_record_custom", [](const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs,
+                                 py::object grad_fn, const std::string& name) {
+    std::shared_ptr<void> fn(new py::object(std::move(grad_fn)), [](void* p) {
+      if (!Py_IsInitialized()) return;  // a tape outliving the interpreter: leak, don't touch Python
+      py::gil_scoped_acquire gil;       // the last tape reference may drop on any thread
+      delete static_cast<py::object*>(p);
+    });
+    record_custom_gradient(inputs, outputs, fn, name);
+  });
+  m.def("tensor_key", [](const Tensor& t) { return tensor_key(*t); });
+  m.def("tape_depth", [] { return thread_context().tape_depth; });
+  m.def("tape_suspend", &suspend_tapes);
+  m.def("tape_resume", &resume_tapes);
+  m.def("set_variable_trainable", &set_variable_trainable);
+}
+
+}  // namespace ef

@@ -1,0 +1,1 @@
+"""AutoGraph runtime support objects."""

@@ -1,0 +1,1 @@
+"""AutoGraph's user API implementation."""

@@ -1,0 +1,1 @@
+"""Python code tools for AutoGraph: parsing, analysis, naming, unparsing and loading."""

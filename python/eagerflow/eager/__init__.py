@@ -1,0 +1,1 @@
+"""Automatic differentiation: tf.GradientTape (backprop.py) over the C++ tape recorder."""

@@ -1,0 +1,450 @@
+"""tf.GradientTape: ops are recorded in C++ (cpp/autodiff/tape.cc); the backward pass runs here.
+
+The recorder tracks tensors reachable from watched ones and keeps one entry (op, inputs, outputs,
+attrs) per recorded call. `gradient` asks C++ for the entries between the sources and the
+targets (last recorded first: a reverse topological order), then calls each op's registered
+gradient function with an Operation-like view (`_OpView`). Gradient functions use public ops,
+so a tape inside tf.function builds gradient ops into the graph, and an enclosing tape records
+the gradient computation of an inner one (higher-order gradients).
+"""
+import contextlib
+import enum
+
+import numpy as np
+
+from eagerflow import _core
+from eagerflow.eager import variable_registry
+from eagerflow.framework import dtypes
+from eagerflow.framework import errors
+from eagerflow.framework.gradient_registry import get_gradient_function
+from eagerflow.ops.variables import Variable
+from eagerflow.util import nest
+
+_Tensor = _core.Tensor
+
+
+class UnconnectedGradients(enum.Enum):
+    """What `gradient` returns for a source the target does not depend on (tf.UnconnectedGradients)."""
+    NONE = "none"
+    ZERO = "zero"
+
+
+def _logger():
+    from eagerflow.function.retracing_warning import get_logger
+    return get_logger()
+
+
+_warned_persistent = False
+
+
+def _is_trainable(dtype):
+    """TF's backprop_util.IsTrainable: floating, complex, resource and variant dtypes."""
+    return dtype.is_floating or dtype.is_complex or dtype in (dtypes.resource, dtypes.variant)
+
+
+@contextlib.contextmanager
+def _no_recording():
+    """Suspends every tape of the thread (the gradient machinery's own constants)."""
+    _core.tape_suspend()
+    try:
+        yield
+    finally:
+        _core.tape_resume()
+
+
+class _OpView:
+    """What a gradient function sees of a recorded op call (an Operation-like view)."""
+
+    __slots__ = ("_entry", "type", "name", "inputs", "outputs")
+    skip_input_indices = None  # TF's hint (inputs whose gradients are not needed): always all needed
+
+    def __init__(self, entry):
+        self._entry = entry
+        self.type = entry.type
+        self.name = entry.name
+        self.inputs = entry.inputs
+        self.outputs = entry.outputs
+
+    def get_attr(self, name):
+        kv = self._entry.attr(name)
+        if kv is None:
+            raise ValueError(f"Operation '{self.name}' has no attr named '{name}'.")
+        kind, value = kv
+        if kind == 1:
+            return dtypes.as_dtype(value)
+        if kind == 2:
+            return [dtypes.as_dtype(v) for v in value]
+        return value
+
+    @property
+    def node_def(self):
+        return {"op": self.type, "name": self.name, "attr": {n: self.get_attr(n) for n in self._entry.attr_names}}
+
+    def __repr__(self):
+        return "<tape op %s>" % self.type
+
+
+def _zeros_for(x):
+    with _no_recording():
+        from eagerflow.ops.creation_ops import zeros, zeros_like
+        if isinstance(x, Variable):
+            return zeros(x.shape, x.dtype)
+        shape = x._shape_tuple
+        if shape is not None and None not in shape:
+            return zeros(shape, x.dtype)
+        return zeros_like(x)
+
+
+def _ones_for(x):
+    with _no_recording():
+        from eagerflow.ops.creation_ops import ones, ones_like
+        shape = x._shape_tuple
+        if shape is not None and None not in shape:
+            return ones(shape, x.dtype)
+        return ones_like(x)
+
+
+def _aggregate(grads, key):
+    """The summed gradient of `key` (None when it has none); sums once and keeps the sum."""
+    lst = grads.get(key)
+    if not lst:
+        return None
+    if len(lst) > 1:
+        from eagerflow.ops.math_ops import add_n
+        lst[:] = [add_n(lst)]
+    return lst[0]
+
+
+def _backward(ctape, target_keys, initial_grads, source_keys):
+    """Runs the gradient functions of the entries between sources and targets.
+
+    Returns {tensor key: [gradients]}."""
+    grads = {}
+    for k, g in zip(target_keys, initial_grads):
+        if g is not None:
+            grads.setdefault(k, []).append(g)
+    for entry in ctape.prune(target_keys, source_keys):
+        outputs = entry.outputs
+        out_grads = [_aggregate(grads, k) for k in entry.output_keys]
+        if all(g is None for g in out_grads):
+            continue
+        custom = entry.custom_gradient
+        if custom is not None:
+            fn = custom
+        else:
+            fn = get_gradient_function(entry.type)  # LookupError when nothing is registered
+            if fn is None:  # non-differentiable: its inputs get no gradient
+                continue
+        if len(outputs) > 1:
+            # Gradient functions get a tensor for every differentiable output.
+            out_grads = [_zeros_for(o) if g is None and _is_trainable(o.dtype) else g
+                         for g, o in zip(out_grads, outputs)]
+        if custom is not None:
+            in_grads = fn(*out_grads)
+        else:
+            in_grads = fn(_OpView(entry), *out_grads)
+        if not isinstance(in_grads, (list, tuple)):
+            in_grads = [in_grads]
+        inputs = entry.inputs
+        if len(in_grads) != len(inputs):
+            raise ValueError("Num gradients %d generated for op %s do not match num inputs %d"
+                             % (len(in_grads), entry.type, len(inputs)))
+        for k, x, g in zip(entry.input_keys, inputs, in_grads):
+            if g is None or not _is_trainable(x.dtype):
+                continue
+            if not isinstance(g, _Tensor):
+                from eagerflow.framework.convert import convert_to_tensor
+                g = convert_to_tensor(g)
+            grads.setdefault(k, []).append(g)
+    return grads
+
+
+def _handle_or_tensor(x, what):
+    if isinstance(x, Variable):
+        return x._handle
+    if isinstance(x, _Tensor):
+        return x
+    if x is None:
+        raise TypeError("Cannot convert the argument `type_value`: None to a TensorFlow DType.")
+    raise AttributeError(f"'{type(x).__name__}' object has no attribute 'dtype' (the {what} of "
+                         f"GradientTape.gradient must be tensors or variables)")
+
+
+def _check_output_gradient(target, og):
+    ts, gs = target._shape_tuple, og._shape_tuple
+    if ts is None or gs is None:
+        return
+    if len(ts) != len(gs) or any(a is not None and b is not None and a != b for a, b in zip(ts, gs)):
+        fmt = lambda s: "[" + ",".join("?" if d is None else str(d) for d in s) + "]"  # noqa: E731
+        raise errors.InvalidArgumentError(
+            None, None, f"Incompatible shapes: output_gradients {fmt(gs)} vs. target {fmt(ts)}: each output "
+                        f"gradient must have its target's shape")
+
+
+def _gradient_flat(ctape, flat_targets, flat_sources, output_gradients, unconnected):
+    """Gradients of the sum of `flat_targets` w.r.t. each of `flat_sources` (a flat list)."""
+    targets = []
+    for t in flat_targets:
+        if isinstance(t, Variable):
+            targets.append((t._handle, t))
+        else:
+            targets.append((_handle_or_tensor(t, "target"), t))
+    sources = [_handle_or_tensor(s, "sources") for s in flat_sources]
+    if output_gradients is not None:
+        output_gradients = nest.flatten(output_gradients)
+        if len(output_gradients) != len(targets):
+            raise ValueError("The number of output_gradients (%d) must match the number of targets (%d)"
+                             % (len(output_gradients), len(targets)))
+    initial = []
+    for i, (t, orig) in enumerate(targets):
+        og = None if output_gradients is None else output_gradients[i]
+        dtype = orig.dtype
+        if not _is_trainable(dtype) or dtype == dtypes.resource:
+            if not isinstance(orig, Variable):
+                initial.append(None)
+                continue
+        if og is not None:
+            from eagerflow.framework.convert import convert_to_tensor
+            if isinstance(og, Variable):
+                og = og.value()
+            og = convert_to_tensor(og, dtype=dtype)
+            _check_output_gradient(orig if isinstance(orig, _Tensor) else og, og)
+            initial.append(og)
+        elif isinstance(orig, Variable):
+            with _no_recording():
+                from eagerflow.ops.creation_ops import ones
+                initial.append(ones(orig.shape, orig.dtype))
+        else:
+            initial.append(_ones_for(t))
+    target_keys = [_core.tensor_key(t) for t, _ in targets]
+    source_keys = [_core.tensor_key(s) for s in sources]
+    grads = _backward(ctape, target_keys, initial, source_keys)
+    result = []
+    for s, raw, k in zip(sources, flat_sources, source_keys):
+        g = _aggregate(grads, k) if _is_trainable(raw.dtype) else None
+        if g is None and unconnected is UnconnectedGradients.ZERO:
+            g = _zeros_for(raw)
+        result.append(g)
+    return result
+
+
+def _unconnected(value):
+    try:
+        return UnconnectedGradients(value)
+    except ValueError:
+        raise ValueError("Unknown value for unconnected_gradients: %r" % (value,)) from None
+
+
+class GradientTape:
+    """Records operations for automatic differentiation (tf.GradientTape)."""
+
+    def __init__(self, persistent=False, watch_accessed_variables=True):
+        self._persistent = bool(persistent)
+        self._watch_accessed_variables = bool(watch_accessed_variables)
+        self._tape = None
+        self._recording = False
+        self._watched_variables = ()
+
+    # --- recording ------------------------------------------------------------------------------
+    def __enter__(self):
+        self._push_tape()
+        return self
+
+    def __exit__(self, typ, value, traceback):
+        if self._recording:
+            self._pop_tape()
+
+    def _push_tape(self):
+        if self._recording:
+            raise ValueError("Tape is still recording, This can happen if you try to re-enter an already-active tape.")
+        if self._tape is None:
+            self._tape = _core.Tape(self._persistent, self._watch_accessed_variables)
+        self._tape.push()
+        self._recording = True
+
+    def _pop_tape(self):
+        if not self._recording:
+            raise ValueError("Tape is not recording.")
+        self._tape.pop()
+        self._recording = False
+
+    def watch(self, tensor):
+        """Ensures `tensor` (a tensor, variable or nested structure of them) is traced by this tape."""
+        if self._tape is None:
+            raise AttributeError("'NoneType' object has no attribute '_tape' (GradientTape.watch needs an "
+                                 "entered tape: use `with tf.GradientTape() as tape:`)")
+        for t in nest.flatten(tensor):
+            if isinstance(t, Variable):
+                handle, dtype = t._handle, t.dtype
+            elif isinstance(t, _Tensor):
+                handle, dtype = t, t.dtype
+            else:
+                raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not tf.Tensor or "
+                                 f"tf.Variable or ExtensionType.")
+            if not _is_trainable(dtype):
+                _logger().warning("The dtype of the watched tensor must be floating (e.g. tf.float32), got %r", dtype)
+                continue  # integer tensors carry no gradient: their ops are not worth recording
+            self._tape.watch(handle)
+
+    @contextlib.contextmanager
+    def stop_recording(self):
+        """Temporarily stops recording operations on this tape."""
+        if self._tape is None or not self._recording:
+            raise RuntimeError("Trying to stop recording a tape which is not recording.")
+        self._pop_tape()
+        try:
+            yield
+        finally:
+            self._push_tape()
+
+    def reset(self):
+        """Clears everything this tape recorded (it keeps recording if it was)."""
+        recording = self._recording
+        if recording:
+            self._pop_tape()
+        self._tape = None
+        if recording:
+            self._push_tape()
+
+    def watched_variables(self):
+        """The variables this tape watched, in the order it first watched them."""
+        if self._tape is not None:
+            self._watched_variables = self._variables_of(self._tape)
+        return self._watched_variables
+
+    @staticmethod
+    def _variables_of(ctape):
+        out = []
+        for h in ctape.watched_variables():
+            v = variable_registry.variable_of(h)
+            if v is not None:
+                out.append(v)
+        return tuple(out)
+
+    # --- gradients ------------------------------------------------------------------------------
+    def _begin_gradient(self, what="gradients"):
+        if self._tape is None:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one set of gradients "
+                               "(or jacobians)")
+        if self._recording:
+            if not self._persistent:
+                self._pop_tape()
+            else:
+                global _warned_persistent
+                if not _warned_persistent:
+                    _warned_persistent = True
+                    _logger().warning(
+                        "Calling GradientTape.gradient on a persistent tape inside its context is significantly less "
+                        "efficient than calling it outside the context (it causes the gradient ops to be recorded on "
+                        "the tape, leading to increased CPU and memory usage). Only call GradientTape.gradient inside "
+                        "the context if you actually want to trace the gradient in order to compute higher order "
+                        "derivatives.")
+        return self._tape
+
+    def _end_gradient(self):
+        if not self._persistent:
+            self._watched_variables = self._variables_of(self._tape)
+            self._tape = None
+
+    def gradient(self, target, sources, output_gradients=None,
+                 unconnected_gradients=UnconnectedGradients.NONE):
+        """d(sum of `target`)/d(each of `sources`), as a structure like `sources`."""
+        ctape = self._begin_gradient()
+        unconnected = _unconnected(unconnected_gradients)
+        flat_sources = nest.flatten(sources)
+        try:
+            flat = _gradient_flat(ctape, nest.flatten(target), flat_sources, output_gradients, unconnected)
+        finally:
+            self._end_gradient()
+        return nest.pack_sequence_as(sources, flat)
+
+    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE, parallel_iterations=None,
+                 experimental_use_pfor=True):
+        """d(each element of `target`)/d(sources): shape target.shape + source.shape per source."""
+        ctape = self._begin_gradient()
+        unconnected = _unconnected(unconnected_gradients)
+        flat_sources = nest.flatten(sources)
+        try:
+            flat = _jacobian_flat(ctape, target, flat_sources, unconnected)
+        finally:
+            self._end_gradient()
+        return nest.pack_sequence_as(sources, flat)
+
+    def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
+                       parallel_iterations=None, experimental_use_pfor=True):
+        """Per-example jacobians: target [b, y...], source [b, x...] -> [b, y..., x...]."""
+        ctape = self._begin_gradient()
+        unconnected = _unconnected(unconnected_gradients)
+        try:
+            return _batch_jacobian(ctape, target, source, unconnected)
+        finally:
+            self._end_gradient()
+
+
+def _static_shape(t, what):
+    shape = t._shape_tuple
+    if shape is None or None in shape:
+        raise ValueError(f"GradientTape.{what} needs a fully known {'target' if what else ''} shape here, got "
+                         f"{shape}")
+    return tuple(shape)
+
+
+def _source_shape(s):
+    return tuple(s.shape.as_list()) if isinstance(s, Variable) else _static_shape(s, "jacobian")
+
+
+def _jacobian_flat(ctape, target, flat_sources, unconnected):
+    from eagerflow.framework.convert import convert_to_tensor
+    from eagerflow.ops.array_ops import reshape, stack
+    from eagerflow.ops.creation_ops import zeros
+    if isinstance(target, Variable):
+        target = target.value()
+    tshape = _static_shape(target, "jacobian")
+    n = int(np.prod(tshape, dtype=np.int64))
+    rows = [[] for _ in flat_sources]
+    for i in range(n):
+        onehot = np.zeros(n, dtype=target.dtype.as_numpy_dtype)
+        onehot[i] = 1
+        og = convert_to_tensor(onehot.reshape(tshape))
+        gs = _gradient_flat(ctape, [target], flat_sources, [og], UnconnectedGradients.NONE)
+        for j, g in enumerate(gs):
+            rows[j].append(g)
+    out = []
+    for s, row in zip(flat_sources, rows):
+        sshape = _source_shape(s)
+        if all(g is None for g in row):
+            out.append(zeros(tshape + sshape, s.dtype) if unconnected is UnconnectedGradients.ZERO else None)
+            continue
+        if n == 0:
+            out.append(zeros(tshape + sshape, s.dtype))
+            continue
+        row = [_zeros_for(s) if g is None else g for g in row]
+        out.append(reshape(stack(row), tshape + sshape))
+    return out
+
+
+def _batch_jacobian(ctape, target, source, unconnected):
+    from eagerflow.framework.convert import convert_to_tensor
+    from eagerflow.ops.array_ops import reshape, stack
+    from eagerflow.ops.creation_ops import zeros
+    tshape = _static_shape(target, "batch_jacobian")
+    sshape = _source_shape(source)
+    if len(tshape) < 1 or len(sshape) < 1:
+        raise ValueError("batch_jacobian needs a target and a source of rank 1 or more (the batch dimension first)")
+    if tshape[0] != sshape[0]:
+        raise ValueError(f"Need first dimension of target shape ({tshape}) and source shape ({sshape}) to match.")
+    b = tshape[0]
+    m = int(np.prod(tshape[1:], dtype=np.int64))
+    cols = []
+    for j in range(m):
+        onehot = np.zeros((b, m), dtype=target.dtype.as_numpy_dtype)
+        onehot[:, j] = 1
+        og = convert_to_tensor(onehot.reshape(tshape))
+        g = _gradient_flat(ctape, [target], [source], [og], UnconnectedGradients.NONE)[0]
+        cols.append(g)
+    if all(g is None for g in cols):
+        return zeros(tshape + sshape[1:], source.dtype) if unconnected is UnconnectedGradients.ZERO else None
+    if m == 0:
+        return zeros(tshape + sshape[1:], source.dtype)
+    cols = [_zeros_for(source) if g is None else g for g in cols]
+    return reshape(stack(cols, axis=1), tshape + sshape[1:])

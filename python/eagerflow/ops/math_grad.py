@@ -1,0 +1,446 @@
+"""Gradient functions of the math ops: elementwise unary/binary, reductions, matmul, Cast, AddN.
+
+Each function takes (op, *output_grads) and returns one gradient (or None) per input of op; it
+uses public ops only, so it runs eagerly and while tracing. Broadcasting binary ops sum the
+gradient back to each input's shape (`_reduce_to`): from static shapes when known, else with
+BroadcastGradientArgs at run time.
+"""
+import numpy as np
+
+from eagerflow.framework import dtypes
+from eagerflow.framework.gradient_registry import RegisterGradient, no_gradient
+from eagerflow.ops import _execute
+from eagerflow.ops import array_ops, creation_ops, linalg_ops, math_ops, reduction_ops
+
+
+# --- helpers ------------------------------------------------------------------------------------
+def _attr(op, name, default):
+    """op.get_attr(name), or `default` when the view does not carry it (an attr left at its default)."""
+    try:
+        v = op.get_attr(name)
+    except (ValueError, KeyError):
+        return default
+    return default if v is None else v
+
+
+def _known(shape):
+    return shape is not None and None not in shape
+
+
+def _const_value(t):
+    """The value of `t` as a NumPy array when it is known while building (eager, or a Const)."""
+    if not t._is_symbolic:
+        return t.numpy()
+    op = t.op
+    if op.type == "Const":
+        return op.get_attr("value").numpy()
+    return None
+
+
+def _reduce_to(grad, x):
+    """Sums `grad`, of the broadcast shape of a binary op, down to the shape of its input `x`."""
+    if grad is None:
+        return None
+    xs, gs = x._shape_tuple, grad._shape_tuple
+    if _known(xs) and _known(gs):
+        if xs == gs:
+            return grad
+        pad = len(gs) - len(xs)
+        inner = [i for i in range(pad, len(gs)) if xs[i - pad] == 1 and gs[i] != 1]
+        if not inner:  # only leading dims were added: summing them leaves x's shape
+            return reduction_ops.reduce_sum(grad, list(range(pad)))
+        if pad == 0:  # only 1-dims were stretched: keep them
+            return reduction_ops.reduce_sum(grad, inner, keepdims=True)
+        return array_ops.reshape(reduction_ops.reduce_sum(grad, list(range(pad)) + inner), xs)
+    sx = array_ops.shape(x)
+    rx, _ = _execute.execute("BroadcastGradientArgs", [sx, array_ops.shape(grad)])
+    return array_ops.reshape(reduction_ops.reduce_sum(grad, rx), sx)
+
+
+def _binary(op, gx, gy):
+    x, y = op.inputs
+    return [_reduce_to(gx, x), _reduce_to(gy, y)]
+
+
+def _reduction_axes(op):
+    """(input rank, normalized reduced axes) when both are known while building, else None."""
+    x = op.inputs[0]
+    shape = x._shape_tuple
+    axes = _const_value(op.inputs[1])
+    if shape is None or axes is None:
+        return None
+    rank = len(shape)
+    axes = np.asarray(axes, dtype=np.int64).reshape(-1)
+    return rank, sorted({int(a) % rank for a in axes} if rank else set())
+
+
+def _kept_shape(op):
+    """The reduction output's shape with keep_dims: static list, or an int32 shape tensor."""
+    x = op.inputs[0]
+    ra = _reduction_axes(op)
+    if ra is not None and _known(x._shape_tuple):
+        rank, axes = ra
+        return [1 if i in axes else d for i, d in enumerate(x._shape_tuple)]
+    # Run-time form: 1 where an axis is reduced, the input's dim elsewhere.
+    sx = array_ops.shape(x)
+    rank = array_ops.size(sx)
+    axes = math_ops.cast(array_ops.reshape(op.inputs[1], [-1]), dtypes.int32)
+    axes = math_ops.floormod(axes + rank, rank)
+    hit = reduction_ops.reduce_any(
+        math_ops.equal(array_ops.expand_dims(creation_ops.range(rank), 1), array_ops.expand_dims(axes, 0)), axis=1)
+    return array_ops.where(hit, creation_ops.ones_like(sx), sx)
+
+
+def _broadcast_reduced(op, grad):
+    """The gradient of a reduction's output, reshaped with kept dims and broadcast to the input."""
+    x = op.inputs[0]
+    g = array_ops.reshape(grad, _kept_shape(op))
+    xs = x._shape_tuple
+    return array_ops.broadcast_to(g, list(xs) if _known(xs) else array_ops.shape(x))
+
+
+def _safe_shape(t):
+    s = t._shape_tuple
+    return list(s) if _known(s) else array_ops.shape(t)
+
+
+def _num_elements(t):
+    s = t._shape_tuple
+    if _known(s):
+        return int(np.prod(s, dtype=np.int64))
+    return array_ops.size(t)
+
+
+def _ones(x, v=1):
+    return creation_ops.ones_like(x) if v == 1 else creation_ops.fill(array_ops.shape(x), math_ops.cast(v, x.dtype))
+
+
+# --- non-differentiable ------------------------------------------------------------------------
+# (ArgMax/ArgMin, bitwise ops and shifts are declared in array_grad.py.)
+for _name in ("Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr",
+              "LogicalNot", "IsNan", "IsInf", "IsFinite", "All", "Any", "StopGradient", "BroadcastGradientArgs"):
+    no_gradient(_name)
+
+
+@RegisterGradient("Floor")
+def _floor_grad(op, grad):
+    return [None]
+
+
+@RegisterGradient("Ceil")
+def _ceil_grad(op, grad):
+    return [None]
+
+
+@RegisterGradient("Round")
+def _round_grad(op, grad):
+    return [None]
+
+
+@RegisterGradient("Sign")
+def _sign_grad(op, grad):
+    return [creation_ops.zeros_like(op.inputs[0])]
+
+
+@RegisterGradient("FloorDiv")
+def _floordiv_grad(op, grad):
+    return [None, None]
+
+
+# --- pass-through -------------------------------------------------------------------------------
+@RegisterGradient("Identity")
+def _identity_grad(op, grad):
+    return [grad]
+
+
+@RegisterGradient("ReadVariableOp")
+def _read_variable_grad(op, grad):
+    return [grad]
+
+
+@RegisterGradient("AddN")
+def _add_n_grad(op, grad):
+    return [grad] * len(op.inputs)
+
+
+@RegisterGradient("Cast")
+def _cast_grad(op, grad):
+    src = op.inputs[0].dtype
+    dst = op.outputs[0].dtype
+    if (src.is_floating or src.is_complex) and (dst.is_floating or dst.is_complex):
+        return [math_ops.cast(grad, src)]
+    return [None]
+
+
+# --- unary elementwise --------------------------------------------------------------------------
+@RegisterGradient("Neg")
+def _neg_grad(op, grad):
+    return [-grad]
+
+
+@RegisterGradient("Abs")
+def _abs_grad(op, grad):
+    return [grad * math_ops.sign(op.inputs[0])]
+
+
+@RegisterGradient("Square")
+def _square_grad(op, grad):
+    x = op.inputs[0]
+    return [grad * (x * math_ops.cast(2, x.dtype))]
+
+
+@RegisterGradient("Sqrt")
+def _sqrt_grad(op, grad):
+    y = op.outputs[0]
+    return [grad * math_ops.cast(0.5, y.dtype) / y]
+
+
+@RegisterGradient("Rsqrt")
+def _rsqrt_grad(op, grad):
+    y = op.outputs[0]
+    return [grad * (math_ops.cast(-0.5, y.dtype) * y * y * y)]
+
+
+@RegisterGradient("Reciprocal")
+def _reciprocal_grad(op, grad):
+    y = op.outputs[0]
+    return [-grad * (y * y)]
+
+
+@RegisterGradient("Exp")
+def _exp_grad(op, grad):
+    return [grad * op.outputs[0]]
+
+
+@RegisterGradient("Expm1")
+def _expm1_grad(op, grad):
+    return [grad * math_ops.exp(op.inputs[0])]
+
+
+@RegisterGradient("Log")
+def _log_grad(op, grad):
+    return [grad * math_ops.reciprocal(op.inputs[0])]
+
+
+@RegisterGradient("Log1p")
+def _log1p_grad(op, grad):
+    x = op.inputs[0]
+    return [grad * math_ops.reciprocal(math_ops.cast(1, x.dtype) + x)]
+
+
+@RegisterGradient("Sin")
+def _sin_grad(op, grad):
+    return [grad * math_ops.cos(op.inputs[0])]
+
+
+@RegisterGradient("Cos")
+def _cos_grad(op, grad):
+    return [-grad * math_ops.sin(op.inputs[0])]
+
+
+@RegisterGradient("Tan")
+def _tan_grad(op, grad):
+    return [grad * math_ops.square(math_ops.reciprocal(math_ops.cos(op.inputs[0])))]
+
+
+@RegisterGradient("Tanh")
+def _tanh_grad(op, grad):
+    y = op.outputs[0]
+    return [grad * (math_ops.cast(1, y.dtype) - y * y)]
+
+
+@RegisterGradient("Sigmoid")
+def _sigmoid_grad(op, grad):
+    y = op.outputs[0]
+    return [grad * (y * (math_ops.cast(1, y.dtype) - y))]
+
+
+# --- binary elementwise -------------------------------------------------------------------------
+@RegisterGradient("AddV2")
+def _add_grad(op, grad):
+    return _binary(op, grad, grad)
+
+
+@RegisterGradient("Sub")
+def _sub_grad(op, grad):
+    return _binary(op, grad, -grad)
+
+
+@RegisterGradient("Mul")
+def _mul_grad(op, grad):
+    x, y = op.inputs
+    return _binary(op, grad * y, x * grad)
+
+
+@RegisterGradient("RealDiv")
+def _real_div_grad(op, grad):
+    x, y = op.inputs
+    return _binary(op, grad / y, grad * (-x / y / y))
+
+
+@RegisterGradient("FloorMod")
+def _floor_mod_grad(op, grad):
+    x, y = op.inputs
+    return _binary(op, grad, grad * -math_ops.floordiv(x, y))
+
+
+@RegisterGradient("Maximum")
+def _maximum_grad(op, grad):
+    x, y = op.inputs
+    zeros = creation_ops.zeros_like(grad)
+    mask = math_ops.greater_equal(x, y)
+    return _binary(op, array_ops.where(mask, grad, zeros), array_ops.where(mask, zeros, grad))
+
+
+@RegisterGradient("Minimum")
+def _minimum_grad(op, grad):
+    x, y = op.inputs
+    zeros = creation_ops.zeros_like(grad)
+    mask = math_ops.less_equal(x, y)
+    return _binary(op, array_ops.where(mask, grad, zeros), array_ops.where(mask, zeros, grad))
+
+
+@RegisterGradient("SquaredDifference")
+def _squared_difference_grad(op, grad):
+    x, y = op.inputs
+    d = grad * (math_ops.cast(2, grad.dtype) * (x - y))
+    return _binary(op, d, -d)
+
+
+@RegisterGradient("Pow")
+def _pow_grad(op, grad):
+    x, y = op.inputs
+    z = op.outputs[0]
+    one = math_ops.cast(1, y.dtype)
+    gx = grad * y * math_ops.pow(x, y - one)
+    # d/dy x^y = log(x) x^y, taken as 0 where x <= 0 (TF's convention, avoids NaN for x = 0).
+    mask = math_ops.greater(x, math_ops.cast(0, x.dtype))
+    safe_x = array_ops.where(mask, x, creation_ops.ones_like(x))
+    log_x = array_ops.where(mask, math_ops.log(safe_x), creation_ops.zeros_like(x))
+    gy = grad * z * log_x
+    return _binary(op, gx, gy)
+
+
+@RegisterGradient("ClipByValue")
+def _clip_by_value_grad(op, grad):
+    x, lo, hi = op.inputs
+    zeros = creation_ops.zeros_like(grad)
+    below = math_ops.less(x, lo)
+    above = math_ops.greater(x, hi)
+    inside = math_ops.logical_not(math_ops.logical_or(below, above))
+    return [_reduce_to(array_ops.where(inside, grad, zeros), x),
+            _reduce_to(array_ops.where(below, grad, zeros), lo),
+            _reduce_to(array_ops.where(above, grad, zeros), hi)]
+
+
+# --- reductions ---------------------------------------------------------------------------------
+@RegisterGradient("Sum")
+def _sum_grad(op, grad):
+    return [_broadcast_reduced(op, grad), None]
+
+
+@RegisterGradient("Mean")
+def _mean_grad(op, grad):
+    g = _broadcast_reduced(op, grad)
+    n_in, n_out = _num_elements(op.inputs[0]), _num_elements(op.outputs[0])
+    if isinstance(n_in, int) and isinstance(n_out, int):
+        factor = math_ops.cast(n_in // max(n_out, 1), g.dtype)
+    else:
+        factor = math_ops.cast(math_ops.maximum(n_in // math_ops.maximum(n_out, 1), 1), g.dtype)
+    return [g / factor, None]
+
+
+def _min_or_max_grad(op, grad):
+    x = op.inputs[0]
+    kept = _kept_shape(op)
+    y = array_ops.reshape(op.outputs[0], kept)
+    g = array_ops.reshape(grad, kept)
+    # Ties share the gradient equally, as in TF.
+    indicators = math_ops.cast(math_ops.equal(y, x), grad.dtype)
+    count = array_ops.reshape(reduction_ops.reduce_sum(indicators, op.inputs[1]), kept)
+    return [indicators / count * g, None]
+
+
+RegisterGradient("Max")(_min_or_max_grad)
+RegisterGradient("Min")(_min_or_max_grad)
+
+
+@RegisterGradient("Prod")
+def _prod_grad(op, grad):
+    # d prod / d x_i = product of the others: exclusive cumulative products from both sides, over
+    # the reduced axes moved to the front and flattened (no division, so zeros are fine).
+    x = op.inputs[0]
+    ra = _reduction_axes(op)
+    if ra is None:
+        raise NotImplementedError("the gradient of reduce_prod needs a known rank and constant axes")
+    rank, axes = ra
+    g = _broadcast_reduced(op, grad)
+    if rank == 0:
+        return [g, None]
+    other = [i for i in range(rank) if i not in axes]
+    perm = axes + other
+    sx = array_ops.shape(x)
+    reduced_n = reduction_ops.reduce_prod(array_ops.gather(sx, axes)) if axes else 1
+    xp = array_ops.transpose(x, perm)
+    xp_shape = array_ops.shape(xp)
+    flat = array_ops.reshape(xp, array_ops.stack([math_ops.cast(reduced_n, dtypes.int32), -1]))
+    left = reduction_ops.cumprod(flat, axis=0, exclusive=True)
+    right = reduction_ops.cumprod(flat, axis=0, exclusive=True, reverse=True)
+    others = array_ops.reshape(left * right, xp_shape)
+    inv = [0] * rank
+    for i, p in enumerate(perm):
+        inv[p] = i
+    return [g * array_ops.transpose(others, inv), None]
+
+
+@RegisterGradient("Cumprod")
+def _cumprod_grad(op, grad):
+    x = op.inputs[0]
+    exclusive = bool(_attr(op, "exclusive", False))
+    reverse = bool(_attr(op, "reverse", False))
+    prod = reduction_ops.cumprod(x, op.inputs[1], exclusive=exclusive, reverse=reverse)
+    out = reduction_ops.cumsum(prod * grad, op.inputs[1], exclusive=exclusive, reverse=not reverse)
+    return [out / x, None]
+
+
+# --- matrix products ----------------------------------------------------------------------------
+@RegisterGradient("MatMul")
+def _matmul_grad(op, grad):
+    a, b = op.inputs
+    ta, tb = bool(_attr(op, "transpose_a", False)), bool(_attr(op, "transpose_b", False))
+    mm = linalg_ops.matmul
+    if not ta and not tb:
+        return [mm(grad, b, transpose_b=True), mm(a, grad, transpose_a=True)]
+    if not ta and tb:
+        return [mm(grad, b), mm(grad, a, transpose_a=True)]
+    if ta and not tb:
+        return [mm(b, grad, transpose_b=True), mm(a, grad)]
+    return [mm(b, grad, transpose_a=True, transpose_b=True), mm(grad, a, transpose_a=True, transpose_b=True)]
+
+
+@RegisterGradient("BatchMatMulV2")
+def _batch_matmul_grad(op, grad):
+    x, y = op.inputs
+    ax, ay = bool(_attr(op, "adj_x", False)), bool(_attr(op, "adj_y", False))
+    mm = linalg_ops.matmul
+    if not ax and not ay:
+        gx, gy = mm(grad, y, adjoint_b=True), mm(x, grad, adjoint_a=True)
+    elif not ax and ay:
+        gx, gy = mm(grad, y), mm(grad, x, adjoint_a=True)
+    elif ax and not ay:
+        gx, gy = mm(y, grad, adjoint_b=True), mm(x, grad)
+    else:
+        gx, gy = mm(y, grad, adjoint_a=True, adjoint_b=True), mm(grad, x, adjoint_a=True, adjoint_b=True)
+    # Broadcast batch dims sum back to each input's batch shape.
+    return [_reduce_to(gx, x), _reduce_to(gy, y)]
+
+
+@RegisterGradient("ComplexAbs")
+def _complex_abs_grad(op, grad):
+    # TF's convention: grad * x / |x| as a complex number, 0 where x = 0 (div_no_nan).
+    x = op.inputs[0]
+    y = op.outputs[0]
+    zero = math_ops.equal(y, math_ops.cast(0, y.dtype))
+    safe_y = array_ops.where(zero, creation_ops.ones_like(y), y)
+    g = math_ops.cast(grad, x.dtype) * x / math_ops.cast(safe_y, x.dtype)
+    return [array_ops.where(zero, creation_ops.zeros_like(g), g)]
