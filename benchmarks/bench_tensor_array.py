@@ -6,59 +6,14 @@ Run: pytest benchmarks/bench_tensor_array.py --benchmark-only
 import pytest
 
 import eagerflow as tf
-from eagerflow import _core
-from eagerflow.ops._execute import execute, execute1
 
 SIZES = [1000, 10000]
-
-
-def _while_loop(cond, body, loop_vars):
-    """tf.while_loop when it exists; else a minimal graph While over composite loop vars."""
-    if hasattr(tf, "while_loop"):
-        return tf.while_loop(cond, body, loop_vars)
-    from eagerflow.function.func_graph import FuncGraph
-
-    def flatten(vs):
-        flat, metas = [], []
-        for v in vs:
-            if hasattr(v, "__tf_flatten__"):
-                m, comps = v.__tf_flatten__()
-                metas.append((type(v), m, len(comps)))
-                flat.extend(comps)
-            else:
-                metas.append((None, None, 1))
-                flat.append(tf.convert_to_tensor(v))
-        return flat, metas
-
-    def pack(metas, flat):
-        out, k = [], 0
-        for cls, m, n in metas:
-            out.append(flat[k] if cls is None else cls.__tf_unflatten__(m, tuple(flat[k:k + n])))
-            k += n
-        return out
-
-    flat, metas = flatten(loop_vars)
-
-    def trace(fn, name):
-        g = FuncGraph(name)
-        g._graph.captures_eager_tensors = False
-        with g.as_default():
-            phs = [g._graph.add_placeholder(t.dtype._type_enum, t.shape.as_list(), "v") for t in flat]
-            res = fn(*pack(metas, phs))
-            outs = [execute1("Identity", [t], None, "Identity")
-                    for t in flatten(res if isinstance(res, (list, tuple)) else [res])[0]]
-        return _core.GraphFunction(g._graph, phs, outs, name)
-
-    out = execute("While", flat, {"T": [t.dtype for t in flat], "cond": trace(cond, "cond"),
-                                  "body": trace(body, "body"), "output_shapes": [t.shape.as_list() for t in flat],
-                                  "parallel_iterations": 10})
-    return pack(metas, out)
 
 
 @tf.function
 def _loop_fill(n):
     ta = tf.TensorArray(tf.float32, size=n)
-    _, ta, _ = _while_loop(lambda i, ta, n: i < n,
+    _, ta, _ = tf.while_loop(lambda i, ta, n: i < n,
                            lambda i, ta, n: (i + 1, ta.write(i, tf.cast(i, tf.float32)), n),
                            [tf.constant(0), ta, n])
     return ta.stack()
@@ -93,6 +48,21 @@ def _eager_fill(tf_, n):
     for i in range(n):
         ta = ta.write(i, 1.0)
     return ta.stack()
+
+
+@tf.function
+def _autograph_fill(n):
+    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+    for i in tf.range(n):
+        ta = ta.write(i, tf.cast(i, tf.float32))
+    return ta.stack()
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_autograph_for_writes_eagerflow(benchmark, n):
+    nt = tf.constant(n)
+    _autograph_fill(nt)
+    benchmark(_autograph_fill, nt)
 
 
 @pytest.mark.parametrize("n", SIZES)

@@ -346,54 +346,11 @@ def test_composite_roundtrip():
     np_eq(back.stack(), np.zeros([2, 3], np.int32))
 
 
-def _while_loop(cond, body, loop_vars):
-    """A minimal stand-in for tf.while_loop in graphs (composite loop vars, no captures): traces
-    cond and body into GraphFunctions and emits a While op."""
-    from eagerflow.function.func_graph import FuncGraph
-
-    def flatten(vs):
-        flat, metas = [], []
-        for v in vs:
-            if hasattr(v, "__tf_flatten__"):
-                m, comps = v.__tf_flatten__()
-                metas.append((type(v), m, len(comps)))
-                flat.extend(comps)
-            else:
-                metas.append((None, None, 1))
-                flat.append(tf.convert_to_tensor(v))
-        return flat, metas
-
-    def pack(metas, flat):
-        out, k = [], 0
-        for cls, m, n in metas:
-            out.append(flat[k] if cls is None else cls.__tf_unflatten__(m, tuple(flat[k:k + n])))
-            k += n
-        return out
-
-    flat, metas = flatten(loop_vars)
-
-    def trace(fn, name):
-        g = FuncGraph(name)
-        g._graph.captures_eager_tensors = False
-        with g.as_default():
-            phs = [g._graph.add_placeholder(t.dtype._type_enum, [d for d in t.shape.as_list()], "v") for t in flat]
-            res = fn(*pack(metas, phs))
-            res_flat = flatten(res if isinstance(res, (list, tuple)) else [res])[0]
-            outs = [execute1("Identity", [t], None, "Identity") for t in res_flat]
-        return _core.GraphFunction(g._graph, phs, outs, name)
-
-    c, b = trace(cond, "cond"), trace(body, "body")
-    from eagerflow.ops._execute import execute
-    out = execute("While", flat, {"T": [t.dtype for t in flat], "cond": c, "body": b,
-                                  "output_shapes": [t.shape.as_list() for t in flat], "parallel_iterations": 10})
-    return pack(metas, out)
-
-
 def test_while_loop_writes_tensor_array():
     @tf.function
     def f(n):
         ta = tf.TensorArray(tf.float32, size=n)
-        i, ta, _ = _while_loop(lambda i, ta, n: i < n,
+        i, ta, _ = tf.while_loop(lambda i, ta, n: i < n,
                                lambda i, ta, n: (i + 1, ta.write(i, tf.cast(i, tf.float32) * 2.0), n),
                                [tf.constant(0), ta, n])
         return ta.stack()
@@ -403,11 +360,43 @@ def test_while_loop_writes_tensor_array():
     np_eq(out, np.arange(1000, dtype=np.float32) * 2)
 
 
+def test_autograph_for_range_loop_and_if():
+    @tf.function
+    def f(n):
+        ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+        for i in tf.range(n):
+            if i % 2 == 0:
+                ta = ta.write(i, tf.cast(i, tf.float32))
+            else:
+                ta = ta.write(i, -1.0)
+        return ta.stack()
+
+    np_eq(f(tf.constant(5)), [0.0, -1.0, 2.0, -1.0, 4.0])
+    np_eq(f(tf.constant(1000))[999], -1.0)
+
+
+def test_cond_carries_tensor_array():
+    @tf.function
+    def f(p):
+        ta = tf.TensorArray(tf.float32, size=2)
+        ta = tf.cond(p, lambda: ta.write(0, 1.0), lambda: ta.write(1, 2.0))
+        return ta.stack()
+
+    np_eq(f(tf.constant(True)), [1.0, 0.0])
+    np_eq(f(tf.constant(False)), [0.0, 2.0])
+
+
+def test_eager_while_loop_and_cond():
+    ta = tf.TensorArray(tf.float32, size=3)
+    _, ta = tf.while_loop(lambda i, ta: i < 3, lambda i, ta: (i + 1, ta.write(i, 1.0)), [0, ta])
+    np_eq(ta.stack(), [1.0, 1.0, 1.0])
+
+
 def test_while_loop_dynamic_size_push():
     @tf.function
     def f(n):
         ta = tf.TensorArray(tf.int32, size=0, dynamic_size=True, element_shape=[])
-        i, ta, _ = _while_loop(lambda i, ta, n: i < n, lambda i, ta, n: (i + 1, ta.write(i, i * i), n),
+        i, ta, _ = tf.while_loop(lambda i, ta, n: i < n, lambda i, ta, n: (i + 1, ta.write(i, i * i), n),
                                [tf.constant(0), ta, n])
         return ta.stack(), ta.size()
 
