@@ -626,3 +626,24 @@ def test_folded_list_constants_are_not_merged():
     a, b = f(tf.constant(5.0))
     np_eq(a, [1.0, 5.0])
     np_eq(b, [2.0, 5.0])
+
+
+def test_gradient_tape_through_tensor_array():
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as t:
+        t.watch(x)
+        ta = tf.TensorArray(tf.float32, size=3).write(0, x * 2.0).write(1, x * x)
+        y = tf.reduce_sum(ta.stack())
+    np_eq(t.gradient(y, x), [4.0, 6.0])  # d/dx sum(2x + x^2)
+
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as t:
+            t.watch(x)
+            ta = tf.TensorArray(tf.float32, size=3)
+            for i in range(3):
+                ta = ta.write(i, x * float(i))
+            y = tf.reduce_sum(ta.stack() ** 2)
+        return t.gradient(y, x)
+
+    np_eq(f(x), [10.0, 20.0])  # d/dx sum_i (i x)^2 = 10 x
