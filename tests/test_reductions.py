@@ -415,3 +415,11 @@ def test_infer_matches_kernels():
         _core.infer(_execute.op_def("Sum"), [x, tf.constant(3)], {})
     with pytest.raises(tf.errors.InvalidArgumentError, match="duplicate"):
         _core.infer(_execute.op_def("Sum"), [x, tf.constant([1, 1])], {})
+
+
+def test_int8_mean_many_elements_regression():
+    # GCC 12 miscompiled the vectorized widening int8 -> int64 accumulation (25 elements gave 40).
+    for n in (9, 25, 100, 1000):
+        x = np.full([n], 100, np.int8)
+        assert tf.reduce_mean(x).numpy() == 100
+        assert tf.reduce_mean(np.full([3, n], -100, np.int16), axis=1).numpy().tolist() == [-100] * 3

@@ -91,7 +91,12 @@ void init_graph(py::module_& m) {
         return py::cast(ref_of(g, g.nodes().back().get()));
       })
       .def("add_placeholder", [](Graph& g, int dtype, py::object dims, const std::string& name) {
-        Shape s = dims.is_none() ? Shape::unknown_rank() : Shape(dims.cast<std::vector<int64_t>>());
+        Shape s = Shape::unknown_rank();
+        if (!dims.is_none()) {
+          std::vector<int64_t> d;
+          for (py::handle x : dims) d.push_back(x.is_none() ? -1 : x.cast<int64_t>());  // None: unknown dim
+          s = Shape(d);
+        }
         Node* n = g.add_placeholder(static_cast<DType>(dtype), s, name);
         return g.output(n, 0);
       })

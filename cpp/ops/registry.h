@@ -22,6 +22,8 @@ struct KernelContext {
 
   const Tensor& input(size_t i) const { return inputs[i]; }
   size_t num_inputs() const { return inputs.size(); }
+  // Inside plans, an elementwise op's output may be a consumed input's memory (forwarding): a
+  // kernel that writes an output before reading all of its inputs must allocate its own.
   TensorImpl* allocate_output(size_t i, DType dtype, const Shape& shape);
   void set_output(size_t i, Tensor t);
 };

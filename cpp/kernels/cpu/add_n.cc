@@ -27,9 +27,12 @@ void add_n_typed(const std::vector<Tensor>& in, TensorImpl& out) {
   for (const Tensor& t : in) src.push_back(t->data<T>());
   T* dst = out.data<T>();
   for_range(out.num_elements(), [&](int64_t s, int64_t e) {
-    for (int64_t i = s; i < e; ++i) dst[i] = wrap_add(src[0][i], src[1][i]);
-    for (size_t k = 2; k < src.size(); ++k)
-      for (int64_t i = s; i < e; ++i) dst[i] = wrap_add(dst[i], src[k][i]);
+    // Each element reads every input before its store: the output may be a forwarded input.
+    for (int64_t i = s; i < e; ++i) {
+      T acc = wrap_add(src[0][i], src[1][i]);
+      for (size_t k = 2; k < src.size(); ++k) acc = wrap_add(acc, src[k][i]);
+      dst[i] = acc;
+    }
   });
 }
 

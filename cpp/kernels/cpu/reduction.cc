@@ -61,10 +61,22 @@ struct AllOp {
   template <typename A> static A op(A a, A b) { return a && b; }
 };
 
+// Widening integer sums (int8/int16 Mean in int64) in a plain loop: GCC 12's vectorizer
+// miscompiles the 8-accumulator widening form below (int8 [100]*25 summed to a wrong value).
+template <class Red, typename In, typename A>
+__attribute__((optimize("no-tree-vectorize"))) A reduce_widening(const In* p, int64_t n) {
+  A a = Red::template init<A>();
+  for (int64_t i = 0; i < n; ++i) a = Red::op(a, static_cast<A>(p[i]));
+  return a;
+}
+
 // Reduces p[0..n) pairwise (like NumPy): 8 independent accumulators below 128 elements,
 // recursive halves above, so float error grows with log(n) rather than n.
 template <class Red, typename In, typename A>
 A reduce_contig(const In* p, int64_t n) {
+  if constexpr (std::is_integral_v<In> && std::is_same_v<A, int64_t> && (sizeof(In) < sizeof(A))) {
+    return reduce_widening<Red, In, A>(p, n);
+  }
   if constexpr ((std::is_same_v<Red, MaxOp> || std::is_same_v<Red, MinOp>) && std::is_same_v<In, A> &&
                 std::is_arithmetic_v<A>) {
     if (n >= 32) {  // vectorized, with NaN propagated from a flag
