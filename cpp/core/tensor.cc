@@ -133,6 +133,12 @@ Tensor TensorImpl::variant(std::shared_ptr<void> value) {
 }
 
 Tensor TensorImpl::with_shape(const Shape& shape) const {
+  if (resource_) {  // resource handles and variants (Identity of a TensorList) share their value
+    auto t = new_impl(dtype_, shape);
+    t->num_elements_ = shape.num_elements();
+    t->resource_ = resource_;
+    return t;
+  }
   if (!buffer_) {
     Tensor t = empty(dtype_, shape);
     std::memcpy(t->data_, data_, nbytes());

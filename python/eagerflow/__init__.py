@@ -73,3 +73,5 @@ from eagerflow.ops.control_flow_ops import case, cond, switch_case, while_loop
 from eagerflow.util import nest
 # --- AutoGraph (issue 5): tf.autograph ---
 from eagerflow import autograph
+# --- tf.TensorArray (issue 5: TensorList-backed, ops/tensor_array_ops.py) ---
+from eagerflow.ops.tensor_array_ops import TensorArray

@@ -13,7 +13,9 @@ namespace {
 size_t mix(size_t h, size_t v) { return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)); }
 
 bool small_value(const TensorImpl& t) {
-  return t.dtype() != DType::kResource && !t.is_symbolic() && t.num_elements() <= kSmallConstElements;
+  // Resource handles and variants (TensorLists) have no bytes to compare: only identity counts.
+  return t.dtype() != DType::kResource && t.dtype() != DType::kVariant && !t.is_symbolic() &&
+         t.num_elements() <= kSmallConstElements;
 }
 
 bool tensors_equal(const Tensor& a, const Tensor& b) {

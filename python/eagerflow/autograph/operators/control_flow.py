@@ -75,10 +75,11 @@ def _mismatch(a, b):
                    "second structure has keys %s." % (sorted(a, key=str), sorted(b, key=str))
         pairs = [(a[k], b[k]) for k in sorted(a, key=str)]
     else:
-        if len(a) != len(b):
+        ca, cb = nest._children(a), nest._children(b)  # composites (TensorArray) by their components
+        if len(ca) != len(cb):
             return "The two structures don't have the same sequence length. Input structure has length %d, while " \
-                   "shallow structure has length %d." % (len(a), len(b))
-        pairs = list(zip(a, b))
+                   "shallow structure has length %d." % (len(ca), len(cb))
+        pairs = list(zip(ca, cb))
     for x, y in pairs:
         m = _mismatch(x, y)
         if m:

@@ -1,0 +1,117 @@
+// TensorList: the value inside a variant tensor that backs tf.TensorArray (TF's TensorList ops),
+// and the partial-shape helpers its op definitions and kernels share.
+#pragma once
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/errors.h"
+#include "core/tensor.h"
+
+namespace ef {
+
+// The elements of a TensorList: a vector of tensors in shared, copy-on-write chunks. Copying a
+// list (an op on a list that other tensors still see) copies one pointer per chunk, and a write
+// then clones only the chunk it lands in, so eager writes cost O(n / kChunk), not O(n).
+class TensorVec {
+ public:
+  static constexpr size_t kChunk = 256;
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  // A null chunk holds only unset elements (a reserved list allocates no chunks).
+  const Tensor& operator[](size_t i) const {
+    static const Tensor kUnset;
+    const std::shared_ptr<Chunk>& c = chunks_[i / kChunk];
+    return c ? (*c)[i % kChunk] : kUnset;
+  }
+
+  void set(size_t i, Tensor t) {
+    std::shared_ptr<Chunk>& c = chunks_[i / kChunk];
+    if (!c) {
+      if (!t) return;
+      c = std::make_shared<Chunk>(kChunk);
+    } else if (c.use_count() != 1) {
+      c = std::make_shared<Chunk>(*c);  // shared with another list: clone before writing
+    }
+    (*c)[i % kChunk] = std::move(t);
+  }
+  void resize(size_t n) {
+    if (n < size_) {  // unset the dropped slots of the chunk that stays: a later grow shows them unset
+      const size_t end = std::min(size_, (n + kChunk - 1) / kChunk * kChunk);
+      for (size_t i = n; i < end; ++i) set(i, nullptr);
+    }
+    chunks_.resize((n + kChunk - 1) / kChunk);
+    size_ = n;
+  }
+  void push_back(Tensor t) {
+    resize(size_ + 1);
+    set(size_ - 1, std::move(t));
+  }
+  void pop_back() { resize(size_ - 1); }
+
+ private:
+  using Chunk = std::vector<Tensor>;
+  std::vector<std::shared_ptr<Chunk>> chunks_;
+  size_t size_ = 0;
+};
+
+// A list of tensors of one dtype. Unset elements are null (TensorArray slots not yet written);
+// readers materialize them as zeros of the element shape. enable_shared_from_this lets a kernel
+// count the owners of a list it only sees through TensorImpl::resource<TensorList>().
+struct TensorList : std::enable_shared_from_this<TensorList> {
+  TensorVec elements;
+  Shape element_shape = Shape::unknown_rank();  // may be partial
+  DType element_dtype = DType::kFloat32;
+  int64_t max_num_elements = -1;  // EmptyTensorList's bound; -1 = none
+};
+
+// Decodes an element_shape input: a scalar -1 is an unknown rank, a vector has -1 for unknown dims.
+inline Shape shape_from_tensor(const TensorImpl& t) {
+  if (t.dtype() != DType::kInt32 && t.dtype() != DType::kInt64)
+    throw_error(Code::kInvalidArgument, "element_shape must be an int32 or int64 tensor, got ",
+                dtype_name(t.dtype()));
+  std::vector<int64_t> v = tensor_to_int_vector(t);
+  if (t.rank() == 0) {
+    if (v[0] == -1) return Shape::unknown_rank();
+    throw_error(Code::kInvalidArgument, "The only valid scalar shape tensor is the fully unknown shape specified as -1.");
+  }
+  if (t.rank() != 1) throw_error(Code::kInvalidArgument, "Shape must be at most rank 1 but is rank ", t.rank());
+  for (int64_t d : v)
+    if (d < -1) throw_error(Code::kInvalidArgument, "Dimension ", d, " must be >= -1");
+  return Shape(v);
+}
+
+// "[2,?]" / "<unknown>" as TF's PartialTensorShape prints in list-op messages.
+inline std::string partial_shape_string(const Shape& s) {
+  if (!s.rank_known()) return "<unknown>";
+  std::string out = "[";
+  for (int i = 0; i < s.rank(); ++i) {
+    if (i) out += ",";
+    out += s[i] < 0 ? std::string("?") : std::to_string(s[i]);
+  }
+  return out + "]";
+}
+
+// Merges two partial shapes into the most specific one; false when they conflict.
+inline bool merge_shapes(const Shape& a, const Shape& b, Shape* out) {
+  if (!a.rank_known()) {
+    *out = b;
+    return true;
+  }
+  if (!b.rank_known()) {
+    *out = a;
+    return true;
+  }
+  if (a.rank() != b.rank()) return false;
+  Shape m = a;
+  for (int i = 0; i < a.rank(); ++i) {
+    if (a[i] >= 0 && b[i] >= 0 && a[i] != b[i]) return false;
+    if (a[i] < 0) m.set_dim(i, b[i]);
+  }
+  *out = m;
+  return true;
+}
+
+}  // namespace ef
