@@ -113,6 +113,18 @@ bool exp_safe(S x) {
 template <class Op, class T>
 void unary_block(const T* in, T* out, int64_t n) {
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    if constexpr (HasBlend<Op>::value || HasFixup<Op>::value) {
+      if (in == out) {  // a forwarded output: the fixup pass needs the input, stage it in chunks
+        T x[kHalfChunk];
+        for (int64_t b = 0; b < n; b += kHalfChunk) {
+          const int64_t m = std::min(kHalfChunk, n - b);
+          std::copy(in + b, in + b + m, x);
+          ArrayMap<T>(out + b, m) = Op::array(ConstArrayMap<T>(x, m));
+          fixup<Op>(x, out + b, m);
+        }
+        return;
+      }
+    }
     ArrayMap<T>(out, n) = Op::array(ConstArrayMap<T>(in, n));
     fixup<Op>(in, out, n);
   } else {
