@@ -1,0 +1,1 @@
+"""Gradients of If/StatelessIf and While/StatelessWhile (filled in below)."""
