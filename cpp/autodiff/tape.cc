@@ -96,16 +96,18 @@ bool Tape::maybe_record(const OpDef& op, const std::vector<Tensor>& inputs, std:
     hit = true;
   }
   // Calls, If and While: the variables their functions read are extra inputs of the entry (a
-  // graph holds them as Consts), watched like a ReadVariableOp's when this tape watches accesses.
+  // graph holds them as Consts), watched like a ReadVariableOp's when this tape watches accesses;
+  // only the watched ones are appended.
   std::vector<Tensor> with_implicit;
   if (op.runs_functions) {
     const std::vector<Tensor>& extra = implicit_resource_inputs(attrs);
     if (!extra.empty()) {
-      with_implicit = inputs;
       for (const Tensor& h : extra) {
         if (watch_accessed_variables && variable_trainable(h)) watch(h);
-        hit = hit || tracked_.count(tensor_key(*h)) != 0;
+        if (!tracked_.count(tensor_key(*h))) continue;  // unwatched variables get no gradient (as in TF)
+        if (with_implicit.empty()) with_implicit = inputs;
         with_implicit.push_back(h);
+        hit = true;
       }
     }
   }

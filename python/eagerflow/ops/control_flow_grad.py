@@ -16,8 +16,8 @@ from eagerflow import _core
 from eagerflow.framework import dtypes
 from eagerflow.framework.gradient_registry import RegisterGradient
 from eagerflow.ops._execute import convert_to_tensor, execute, execute1
-from eagerflow.ops.function_grad import (building, dims_of, function_op, new_graph, own, placeholder_like,
-                                         variable_zeros, vjp, zeros_like)
+from eagerflow.ops.function_grad import (building, dims_of, entry_positions, function_op, new_graph, own,
+                                         placeholder_like, variable_zeros, vjp, zeros_like)
 
 
 def _float_like(dtype):
@@ -83,7 +83,7 @@ def _if_grad(op, *grads):
     then_f, else_f = op.get_attr("then_branch"), op.get_attr("else_branch")
     inputs = op.inputs
     n = len(then_f.inputs())
-    handles = list(inputs[1 + n:])
+    handles = _core.implicit_resource_inputs([then_f, else_f])
     result = [None] * len(inputs)
     b = _core.function_grad_cache_get([then_f, else_f], "if")
     if b is None:
@@ -104,8 +104,11 @@ def _if_grad(op, *grads):
         "output_shapes": shapes,
     }
     res = execute(b.op, [inputs[0]] + ins, attrs)
+    place = entry_positions(inputs[1:], n, handles)
     for p, r in zip(b.grad_pos, res):
-        result[1 + p] = r
+        q = place(p)
+        if q is not None:
+            result[1 + q] = r
     return result
 
 
@@ -228,7 +231,7 @@ def _while_grad(op, *grads):
     cond_f, body_f = op.get_attr("cond"), op.get_attr("body")
     inputs = op.inputs
     n = len(body_f.inputs())
-    handles = list(inputs[n:])
+    handles = _core.implicit_resource_inputs([cond_f, body_f])
     result = [None] * len(inputs)
     b = _core.function_grad_cache_get([cond_f, body_f], "while")
     if b is None:
@@ -250,8 +253,11 @@ def _while_grad(op, *grads):
     for j in b.train:
         result[j] = res[k]
         k += 1
+    place = entry_positions(inputs, n, handles)
     for m in range(len(handles)):
-        result[n + m] = res[k]
+        q = place(n + m)
+        if q is not None:
+            result[q] = res[k]
         k += 1
     return result
 

@@ -152,10 +152,23 @@ def _call_grad(op, *grads):
     outs = op.outputs
     gs = [grads[j] if grads[j] is not None else zeros_like(outs[j]) for j in b.out_pos]
     res = execute(b.op, list(inputs[:n]) + gs, b.attrs)
+    place = entry_positions(inputs, n, _core.implicit_resource_inputs([f]))
     for p, r in zip(b.grad_pos, res):
-        if p < len(result):
-            result[p] = r
+        q = place(p)
+        if q is not None:
+            result[q] = r
     return result
+
+
+def entry_positions(inputs, n, handles):
+    """Maps a position over (the first `n` op inputs, then every handle of the functions) to the
+    entry's input position: the tape appended only the watched handles after the n inputs."""
+    where = {_core.tensor_key(h): n + m for m, h in enumerate(inputs[n:])}
+    keys = [_core.tensor_key(h) for h in handles]
+
+    def place(p):
+        return p if p < n else where.get(keys[p - n])
+    return place
 
 
 RegisterGradient("PartitionedCall")(_call_grad)
