@@ -12,6 +12,8 @@ first. Loop-invariant inputs (captured tensors, passed through by the body) are 
 the backward loop too, so their gradients sum over the iterations; so do the variables the body
 reads. Integer loop variables (counters) get None. The predicate of an If gets None.
 """
+import numpy as np
+
 from eagerflow import _core
 from eagerflow.framework import dtypes
 from eagerflow.framework.gradient_registry import RegisterGradient
@@ -198,7 +200,8 @@ class _WhileBackward:
             index = execute1("Sub", [execute1("Sub", [count, _int32(1)]), i])
             values = [None] * self.n
             for a, j in zip(accs, varying):
-                values[j] = execute1("TensorListGetItem", [a, index, _int32(-1)], {"element_dtype": self.dtypes[j]})
+                values[j] = execute1("TensorListGetItem", [a, index, _element_shape(self.dims[j])],
+                                     {"element_dtype": self.dtypes[j]})
             for p, j in zip(invs, inv_pos):
                 values[j] = p
             grads, _ = vjp(body_f, values, train, handles, train, g_train)
@@ -217,6 +220,13 @@ class _WhileBackward:
         self.bwd_op = function_op([g, cg], "While")
         self.bwd_attrs = {"T": [p.dtype for p in phs], "cond": cond, "body": body,
                           "output_shapes": [dims_of(p) for p in phs], "parallel_iterations": 10}
+
+
+def _element_shape(dims):
+    """An element_shape input: -1 for an unknown rank, else the dims with -1 for unknown ones."""
+    if dims is None:
+        return _int32(-1)
+    return convert_to_tensor(np.array([-1 if d is None else d for d in dims], np.int32))
 
 
 def _variable(handle):
