@@ -31,6 +31,9 @@ SPECIAL = {
     # TF >= 2.13 names the leaked graph tensor's class SymbolicTensor (the guide's note allows it).
     "F-34_leaky_global_tensor.py": lambda out, want: out[0] == want[0] and out[1] in (
         want[1], "'SymbolicTensor' object has no attribute 'numpy'"),
+    # The guide prints "1.945..." and says to check 1.94 < w < 1.95.
+    "F-52_two_optimizers_concrete_functions.py": lambda out, want: out[0].startswith("w after 10 steps: ")
+        and 1.94 < float(out[0].split(":")[1]) < 1.95,
 }
 
 
@@ -71,5 +74,16 @@ def test_guide_example(name):
         assert SPECIAL[name](got, want), got
     elif loose(path):
         pass
+    elif any(l.startswith("Traceback") for l in want):
+        # Tracebacks hold the notebook's paths: match up to the first one, then the exception classes.
+        def cut(ls):
+            return ls[: next((i for i, l in enumerate(ls) if l.startswith("Traceback")), len(ls))]
+        assert cut(got)[: len(cut(want))] == cut(want)
+        assert set(_exc_classes(want)) <= set(_exc_classes(got)), got
     else:
         assert got == want
+
+
+def _exc_classes(lines):
+    return [m.group(1).split(".")[-1] for l in lines
+            for m in [re.match(r"^([A-Za-z_][\w.]*(Error|Exception)):", l)] if m]

@@ -9,6 +9,7 @@
 #include "eager/execute.h"
 #include "graph/executor.h"
 #include "graph/function.h"
+#include "kernels/cpu/scalar_loop.h"
 #include "graph/graph.h"
 #include "graph/passes/optimize.h"
 #include "ops/resource_ops.h"
@@ -147,6 +148,11 @@ void init_graph(py::module_& m) {
         return f.plan().run(args);
       });
 
+  // Whether a While with this cond/body runs in the scalar loop interpreter (for tests).
+  m.def("scalar_loop_supported", [](const GraphFunction& cond, const GraphFunction& body) {
+    return ScalarLoop::compile(cond, body) != nullptr;
+  });
+
   py::class_<NodeRef>(m, "Node")
       .def_property_readonly("name", [](const NodeRef& r) { return r.node->name; })
       .def_property_readonly("type", [](const NodeRef& r) { return r.node->type(); })
@@ -241,6 +247,7 @@ void init_graph(py::module_& m) {
       else if (k == "common_subexpression_elimination") o.common_subexpression_elimination = kv.second.cast<bool>();
       else if (k == "elementwise_fusion") o.elementwise_fusion = kv.second.cast<bool>();
       else if (k == "memory_planning") o.memory_planning = kv.second.cast<bool>();
+      else if (k == "loop_optimization") o.loop_optimization = kv.second.cast<bool>();
       else if (k == "min_graph_nodes") o.min_graph_nodes = kv.second.cast<int>();
       else throw ValueError(str_cat("unknown optimizer option '", k, "'"));
     }
@@ -253,6 +260,7 @@ void init_graph(py::module_& m) {
     d["common_subexpression_elimination"] = o.common_subexpression_elimination;
     d["elementwise_fusion"] = o.elementwise_fusion;
     d["memory_planning"] = o.memory_planning;
+    d["loop_optimization"] = o.loop_optimization;
     d["min_graph_nodes"] = o.min_graph_nodes;
     return d;
   });

@@ -115,11 +115,20 @@ void Plan::finish_steps() {
   }
 }
 
-// A kernel that returns a lent input as its output (a no-op cast) gets the owning pointer.
-void Plan::own_passed_through_inputs(const Step& s, const std::vector<Tensor>& slots, std::vector<Tensor>& out) {
+// A kernel that returns a lent input as its output (a no-op cast, or an output forwarded into a
+// consumed input's memory: KernelContext::allocate_output) gets the owning pointer.
+void Plan::own_passed_through_inputs(const Step& s, const std::vector<Tensor>& slots, std::vector<Tensor>& inputs,
+                                     std::vector<Tensor>& out) {
   for (Tensor& o : out) {
     if (!o || o.use_count() != 0) continue;
     bool found = false;
+    for (size_t k = 0; k < inputs.size() && !found; ++k) {
+      if (s.consume[k] && inputs[k].get() == o.get() && inputs[k].use_count() == 1) {
+        o = std::move(inputs[k]);  // the step consumed this input: its only owner moves on
+        found = true;
+      }
+    }
+    if (found) continue;
     for (int slot : s.in) {
       if (slots[slot].get() == o.get()) {
         o = slots[slot];
@@ -189,7 +198,7 @@ void Plan::run(std::vector<Tensor>& feeds, Workspace& ws, std::vector<Tensor>& r
       ws.loaded = nullptr;  // slots hold partial state: reload on the next run
       throw OpError(e.code(), str_cat(e.what(), "\n\t [[{{node ", s.node->name, "}}]]"));
     }
-    if (lend) own_passed_through_inputs(s, slots, out);
+    if (lend) own_passed_through_inputs(s, slots, inputs, out);
     const size_t nout = std::min(s.out.size(), out.size());
     for (size_t i = 0; i < nout; ++i) slots[s.out[i]] = std::move(out[i]);
     for (size_t k = 0; k < nin; ++k)

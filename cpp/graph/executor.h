@@ -43,7 +43,8 @@ class Plan {
   // Run-loop bookkeeping computed once the steps exist: which inputs can be moved out of their
   // slots (saves refcount traffic and lets their buffers be reused right after the kernel).
   void finish_steps();
-  static void own_passed_through_inputs(const Step& s, const std::vector<Tensor>& slots, std::vector<Tensor>& out);
+  static void own_passed_through_inputs(const Step& s, const std::vector<Tensor>& slots, std::vector<Tensor>& inputs,
+                                        std::vector<Tensor>& out);
   size_t max_inputs_ = 0;
   size_t max_outputs_ = 0;
   bool light_ = false;

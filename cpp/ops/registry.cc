@@ -65,12 +65,13 @@ TensorImpl* KernelContext::allocate_output(size_t i, DType dtype, const Shape& s
     // inside plans: eager inputs may still be needed by a gradient tape.
     if (op.elementwise && dtype != DType::kString) {
       for (const Tensor& in : inputs) {
-        if (in.use_count() != 1 || in->dtype() != dtype || in->is_symbolic() || !(in->shape() == shape)) continue;
-        if (in->buffer() && in->buffer().use_count() != 1) continue;  // a view shares the bytes
         bool taken = false;
         for (const Tensor& o : outputs) taken |= o.get() == in.get();
-        if (taken) continue;
-        outputs[i] = in;
+        if (taken || in.use_count() != 1 || in->dtype() != dtype || in->is_symbolic() || !(in->shape() == shape)) continue;
+        if (in->buffer() && in->buffer().use_count() != 1) continue;  // a view shares the bytes
+        // Lent for now (the kernel still reads the input); after the kernel the executor hands
+        // the consumed input's ownership to this output (no reference-count traffic).
+        outputs[i] = Tensor(Tensor(), in.get());
         return outputs[i].get();
       }
     }

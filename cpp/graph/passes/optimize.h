@@ -15,6 +15,7 @@ struct OptimizerOptions {
   bool common_subexpression_elimination = true;
   bool elementwise_fusion = true;
   bool memory_planning = true;
+  bool loop_optimization = true;  // scalar While loops run in the scalar interpreter
   int min_graph_nodes = 0;  // graphs with fewer nodes are not optimized (TF's min_graph_nodes)
 };
 OptimizerOptions& optimizer_options();  // process-wide, like TF's

@@ -6,6 +6,7 @@
 
 #include "kernels/cpu/broadcast.h"
 #include "kernels/cpu/elementwise_blocks.h"
+#include "kernels/cpu/predicate_blocks.h"
 #include "ops/op_util.h"
 
 namespace ef {
@@ -393,6 +394,40 @@ EF_REGISTER_BINARY_BLOCK("BitwiseOr", bitwise_or_kernel_op, kBlockInts);
 EF_REGISTER_BINARY_BLOCK("BitwiseXor", bitwise_xor_kernel_op, kBlockInts);
 EF_REGISTER_BINARY_BLOCK("LeftShift", left_shift_kernel_op, kBlockInts);
 EF_REGISTER_BINARY_BLOCK("RightShift", right_shift_kernel_op, kBlockInts);
+
+// ---- predicates for the scalar loop interpreter (kernels/cpu/scalar_loop.cc) ----
+
+template <class F, class T>
+bool predicate(const void* a, const void* b) {
+  return F()(*static_cast<const T*>(a), *static_cast<const T*>(b));
+}
+
+template <class F>
+struct PredicateRegistrar {
+  explicit PredicateRegistrar(const char* name) {
+    register_predicate(name, DType::kFloat32, predicate<F, float>);
+    register_predicate(name, DType::kFloat64, predicate<F, double>);
+    register_predicate(name, DType::kInt32, predicate<F, int32_t>);
+    register_predicate(name, DType::kInt64, predicate<F, int64_t>);
+  }
+};
+static PredicateRegistrar<Lt> ef_pred_lt("Less");
+static PredicateRegistrar<Le> ef_pred_le("LessEqual");
+static PredicateRegistrar<Gt> ef_pred_gt("Greater");
+static PredicateRegistrar<Ge> ef_pred_ge("GreaterEqual");
+static PredicateRegistrar<Eq> ef_pred_eq("Equal");
+static PredicateRegistrar<Ne> ef_pred_ne("NotEqual");
+struct And { bool operator()(bool a, bool b) const { return a && b; } };
+struct Or { bool operator()(bool a, bool b) const { return a || b; } };
+struct LogicalPredicates {
+  LogicalPredicates() {
+    register_predicate("LogicalAnd", DType::kBool, predicate<And, bool>);
+    register_predicate("LogicalOr", DType::kBool, predicate<Or, bool>);
+    register_predicate("Equal", DType::kBool, predicate<Eq, bool>);
+    register_predicate("NotEqual", DType::kBool, predicate<Ne, bool>);
+  }
+};
+static LogicalPredicates ef_logical_predicates;
 
 }  // namespace
 }  // namespace ef

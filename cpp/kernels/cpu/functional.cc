@@ -1,6 +1,8 @@
 // Kernels of the functional ops: run the function attrs' compiled plans (graph/function.h).
 #include "core/errors.h"
 #include "graph/function.h"
+#include "graph/passes/optimize.h"
+#include "kernels/cpu/scalar_loop.h"
 #include "ops/registry.h"
 
 namespace ef {
@@ -25,8 +27,26 @@ void if_kernel(KernelContext& c) {
 
 void call_kernel(KernelContext& c) { set_outputs(c, function_attr(c, "f").plan().run(c.inputs)); }
 
+// The node's compiled ScalarLoop, or a marker that it does not qualify (decided once per node).
+struct ScalarLoopCache {
+  std::shared_ptr<ScalarLoop> loop;
+};
+
 void while_kernel(KernelContext& c) {
   const GraphFunction& cond_fn = function_attr(c, "cond");
+  auto* cache = static_cast<const ScalarLoopCache*>(c.attrs.kernel_cache());
+  if (!cache) {
+    auto fresh = std::make_shared<ScalarLoopCache>();
+    if (optimizer_options().loop_optimization) fresh->loop = ScalarLoop::compile(cond_fn, function_attr(c, "body"));
+    cache = static_cast<const ScalarLoopCache*>(c.attrs.set_kernel_cache(fresh));
+  }
+  if (cache->loop) {
+    std::vector<Tensor> out;
+    if (cache->loop->run(c.inputs, out)) {
+      set_outputs(c, std::move(out));
+      return;
+    }
+  }
   const Plan& cond = cond_fn.plan();
   const Plan& body = function_attr(c, "body").plan();
   // A stateless cond only reads the loop variables during its run: lend them (non-owning

@@ -20,6 +20,7 @@
 
 #include "kernels/cpu/broadcast.h"
 #include "kernels/cpu/elementwise_blocks.h"
+#include "kernels/cpu/predicate_blocks.h"
 #include "ops/math_unary_ops.h"
 #include "ops/op_util.h"
 
@@ -456,6 +457,13 @@ EF_REGISTER_UNARY_BLOCK("Elu", Elu, ut::kEluFamily);
 EF_REGISTER_UNARY_BLOCK("Selu", Selu, ut::kEluFamily);
 EF_REGISTER_UNARY_BLOCK("Softplus", Softplus, ut::kEluFamily);
 EF_REGISTER_UNARY_BLOCK("Invert", Invert, ut::kInvert);
+
+// LogicalNot for the scalar loop interpreter (kernels/cpu/scalar_loop.cc).
+bool logical_not_predicate(const void* a, const void*) { return !*static_cast<const bool*>(a); }
+struct LogicalNotPredicate {
+  LogicalNotPredicate() { register_predicate("LogicalNot", DType::kBool, logical_not_predicate); }
+};
+static LogicalNotPredicate ef_logical_not_predicate;
 
 }  // namespace
 }  // namespace ef

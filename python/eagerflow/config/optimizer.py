@@ -6,6 +6,8 @@ passes and ignores the rest (as TF ignores unknown names):
   arithmetic_optimization=False   -> no common-subexpression elimination (TF does CSE there)
   remapping=False                 -> no elementwise fusion (TF fuses ops in its remapper)
   scoped_allocator_optimization=False -> no buffer reuse in the executor (memory planning)
+  loop_optimization=False         -> While loops over scalars are not compiled to the scalar
+                                     interpreter (kernels/cpu/scalar_loop.h); they run their plans
   disable_meta_optimizer=True     -> no passes at all
   min_graph_nodes=N               -> graphs with fewer than N nodes are not optimized
 Options apply to functions traced (plans built) afterwards."""
@@ -36,6 +38,7 @@ def _apply():
         'common_subexpression_elimination': on('arithmetic_optimization'),
         'elementwise_fusion': on('remapping'),
         'memory_planning': on('scoped_allocator_optimization'),
+        'loop_optimization': on('loop_optimization'),
         'min_graph_nodes': int(_options.get('min_graph_nodes', 0) or 0),
     })
 

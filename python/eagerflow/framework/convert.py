@@ -135,10 +135,42 @@ def _cast_array(arr, dtype, value):
         return arr.astype(target)
 
 
+def _holds_symbolic(value):
+    if isinstance(value, (list, tuple)):
+        return any(_holds_symbolic(v) for v in value)
+    return isinstance(value, _core.Tensor) and value._is_symbolic
+
+
+def _first_tensor_dtype(value):
+    if isinstance(value, (list, tuple)):
+        for v in value:
+            d = _first_tensor_dtype(v)
+            if d is not None:
+                return d
+        return None
+    return value.dtype if isinstance(value, _core.Tensor) else None
+
+
+def _autopack(value, dtype):
+    """A list holding graph tensors (`[x, 1]` inside tf.function) becomes a Pack of its elements,
+    as TF's auto-packing does; Python numbers take the first tensor's dtype."""
+    dtype = dtype or _first_tensor_dtype(value)
+    elems = [_autopack(v, dtype) if isinstance(v, (list, tuple)) else
+             (v if isinstance(v, _core.Tensor) else convert_to_tensor(v, dtype=dtype)) for v in value]
+    for e in elems:
+        if e.dtype != dtype:
+            raise TypeError(f"Tensors in list passed to 'values' of 'Pack' Op have types "
+                            f"[{', '.join(x.dtype.name for x in elems)}] that don't all match.")
+    return _core.execute1(_core.get_op("Pack"), elems, {"axis": 0})
+
+
 def _fallback(value, dtype_hint_enum):
     """Called by the C++ converter for values it does not handle itself."""
     if hasattr(value, "_as_tensor"):
         return value._as_tensor()
+    if isinstance(value, (list, tuple)) and value and _holds_symbolic(value):
+        return _autopack(value, dtypes.as_dtype(dtype_hint_enum) if dtype_hint_enum is not None and
+                         _first_tensor_dtype(value) is None else None)
     arr = _to_numpy(value)
     if dtype_hint_enum is not None:
         hint = dtypes.as_dtype(dtype_hint_enum)
@@ -185,6 +217,8 @@ def _convert_exact(value, dtype):
             raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype "
                              f"{t.dtype.name}: {t!r}")
         return t
+    if isinstance(value, (list, tuple)) and value and _holds_symbolic(value):
+        return _autopack(value, dtype)
     if isinstance(value, (bool, int, float, complex, bytes, str)) and not isinstance(value, np.generic):
         arr = np.asarray(value, dtype=object if isinstance(value, (bytes, str)) else None)
     else:

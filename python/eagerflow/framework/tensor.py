@@ -29,11 +29,19 @@ def numpy(self):
     return a.copy()
 
 
+# Handles have no NumPy value: TF prints a description instead.
+_OPAQUE = {20: "<ResourceHandle>", 21: "<TensorList>"}
+
+
 def _str(self):
+    if self._dtype_enum in _OPAQUE:
+        return "tf.Tensor(%s, shape=%s, dtype=%s)" % (_OPAQUE[self._dtype_enum], self.shape, self.dtype.name)
     return "tf.Tensor(%s, shape=%s, dtype=%s)" % (_numpy_text(self), self.shape, self.dtype.name)
 
 
 def _repr(self):
+    if self._dtype_enum in _OPAQUE:
+        return "<tf.Tensor: shape=%s, dtype=%s, value=%s>" % (self.shape, self.dtype.name, _OPAQUE[self._dtype_enum])
     return "<tf.Tensor: shape=%s, dtype=%s, numpy=%s>" % (self.shape, self.dtype.name, _numpy_text(self, True))
 
 
