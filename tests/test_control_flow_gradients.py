@@ -9,6 +9,9 @@ from eagerflow.ops import _execute
 
 import _tape_checker
 
+# Ops whose gradients the numerical checks below cover (test_gradient_coverage.py reads this).
+NUMERIC_OPS = ("If", "StatelessIf", "While", "StatelessWhile")
+
 
 def _inside(fn):
     """A tf.function computing fn(*args) and its tape gradient w.r.t. the args inside the graph."""
@@ -46,6 +49,23 @@ def test_cond_eager_tape_around_function(x):
     def f(x, y):
         return tf.cond(tf.reduce_sum(x) > 0, lambda: x * y, lambda: x / y)
     _tape_checker.check(f, [x, 0.5], [2.0, -1.5])
+
+
+@pytest.mark.parametrize("x", [0.7, -0.4])
+def test_stateful_if_and_while_numeric(x):
+    v = tf.Variable(1.3, dtype=tf.float64)
+
+    @tf.function
+    def f(x):
+        y = tf.cond(x > 0, lambda: x * v, lambda: x * x)
+        for _ in tf.range(2):
+            y = y * v + x
+        return y
+
+    g = f.get_concrete_function(tf.constant(x, tf.float64)).graph
+    types = {op.type for op in g.get_operations()}
+    assert {"If", "While"} <= types  # variable reads make them stateful
+    _tape_checker.check(f, x)
 
 
 def test_cond_branch_uses_only_some_inputs_and_untaken_variable():

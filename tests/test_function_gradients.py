@@ -8,6 +8,9 @@ from eagerflow import _core
 
 import _tape_checker
 
+# Ops whose gradients the numerical checks below cover (test_gradient_coverage.py reads this).
+NUMERIC_OPS = ("PartitionedCall", "StatefulPartitionedCall")
+
 
 def _entries(tape):
     return [e.type for e in tape._tape.entries()]
@@ -51,6 +54,22 @@ def test_numeric_call_several_inputs_and_outputs():
 
     rng = np.random.default_rng(1)
     _tape_checker.check(f, rng.normal(size=(2, 3)), rng.normal(size=(3, 4)))
+
+
+def test_numeric_stateful_call():
+    v = tf.Variable(0.0, dtype=tf.float64)
+
+    @tf.function
+    def f(a, b):
+        v.assign_add(1.0)
+        return tf.reduce_sum(a * b) * a
+
+    x, y = tf.constant([0.5, 1.5], tf.float64), tf.constant([2.0, -1.0], tf.float64)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        f(x, y)
+    assert [e.type for e in tape._tape.entries()] == ["StatefulPartitionedCall"]
+    _tape_checker.check(f, [0.5, 1.5], [2.0, -1.0])
 
 
 def test_numeric_concrete_function_call():
