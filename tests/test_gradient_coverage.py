@@ -10,18 +10,14 @@ from eagerflow.framework import gradient_registry
 import eagerflow.ops.gradients_impl_all  # noqa: F401
 
 import test_array_grad
+import test_control_flow_gradients
+import test_function_gradients
 import test_linalg_grad
 import test_math_grad_numeric
 import test_nn_grad
 
 # Ops that may have no registry entry, and why.
 ALLOWLIST = {
-    "If": "control flow: the tape differentiates the branch functions (issue 6, tape/lead)",
-    "StatelessIf": "control flow: the tape differentiates the branch functions (issue 6, tape/lead)",
-    "While": "control flow: the tape differentiates the loop body (issue 6, tape/lead)",
-    "StatelessWhile": "control flow: the tape differentiates the loop body (issue 6, tape/lead)",
-    "PartitionedCall": "function call: one tape entry with a cached backward function (tape/lead)",
-    "StatefulPartitionedCall": "function call: one tape entry with a cached backward function (tape/lead)",
     "EagerPyFunc": "py_function: gradient from the ops recorded while the Python function runs",
     "ReadVariableOp": "variable reads: handled by the tape's variable watching",
     "AssignVariableOp": "stateful variable update: no gradient (TF has no entry either)",
@@ -73,6 +69,7 @@ def test_allowlist_reasons():
 def _numeric_cases():
     ops = {c[0] for c in test_array_grad.CASES} | set(test_nn_grad.OPS) | {c[0] for c in test_linalg_grad.CASES}
     ops |= {c[0] for c in test_math_grad_numeric.CASES}
+    ops |= set(test_function_gradients.NUMERIC_OPS) | set(test_control_flow_gradients.NUMERIC_OPS)
     return ops
 
 

@@ -1,6 +1,8 @@
 // Tape recording: tracked-tensor sets, the thread's tape stack, and the execute() hook.
 #include "autodiff/tape.h"
 
+#include "autodiff/function_grad.h"
+
 #include <algorithm>
 #include <mutex>
 #include <unordered_map>
@@ -93,6 +95,22 @@ bool Tape::maybe_record(const OpDef& op, const std::vector<Tensor>& inputs, std:
     watch(inputs[0]);
     hit = true;
   }
+  // Calls, If and While: the variables their functions read are extra inputs of the entry (a
+  // graph holds them as Consts), watched like a ReadVariableOp's when this tape watches accesses;
+  // only the watched ones are appended.
+  std::vector<Tensor> with_implicit;
+  if (op.runs_functions) {
+    const std::vector<Tensor>& extra = implicit_resource_inputs(attrs);
+    if (!extra.empty()) {
+      for (const Tensor& h : extra) {
+        if (watch_accessed_variables && variable_trainable(h)) watch(h);
+        if (!tracked_.count(tensor_key(*h))) continue;  // unwatched variables get no gradient (as in TF)
+        if (with_implicit.empty()) with_implicit = inputs;
+        with_implicit.push_back(h);
+        hit = true;
+      }
+    }
+  }
   if (!hit) return false;
   if (!outputs_unique) {
     make_unique_outputs(outputs);
@@ -100,7 +118,7 @@ bool Tape::maybe_record(const OpDef& op, const std::vector<Tensor>& inputs, std:
   }
   auto e = std::make_shared<TapeEntry>();
   e->op = &op;
-  e->inputs = inputs;
+  e->inputs = with_implicit.empty() ? inputs : std::move(with_implicit);
   e->outputs = outputs;
   e->attrs = attrs;
   if (graph && !outputs.empty() && outputs[0]->is_symbolic()) e->node = outputs[0]->node();

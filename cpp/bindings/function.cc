@@ -11,8 +11,11 @@
 
 #include "bindings/bindings.h"
 #include "bindings/convert.h"
+#include "autodiff/function_grad.h"
 #include "bindings/plan_ref.h"
 #include "eager/context.h"
+#include "eager/execute.h"
+#include "graph/function.h"
 
 namespace ef {
 
@@ -30,6 +33,9 @@ struct CallEntry {
   int out_mode = 0;              // 0: returns None, 1: one tensor, 2: packer(list of outputs)
   py::object packer;
   bool exact = true;
+  // While a tape records, the call runs as one call op (one tape entry): op and attrs (f, Tin, Tout).
+  const OpDef* call_op = nullptr;
+  Attrs call_attrs;
 };
 
 template <typename T>
@@ -88,14 +94,72 @@ bool encode_args(PyObject* args, std::string& key, std::vector<Tensor>* feeds) {
   return true;
 }
 
+// The attrs of a call of `f`: f, Tin and Tout (from its placeholders and outputs).
+Attrs call_attrs(const FunctionPtr& f) {
+  std::vector<DType> tin, tout;
+  for (Node* n : f->inputs) tin.push_back(n->out_dtypes.at(0));
+  for (const Endpoint& e : f->outputs) tout.push_back(e.node->out_dtypes.at(static_cast<size_t>(e.index)));
+  Attrs a;
+  a.set("Tin", std::move(tin));
+  a.set("Tout", std::move(tout));
+  a.set("f", f);
+  return a;
+}
+
+// Per-function gradient helpers (backward functions), keyed by the forward functions and a tag;
+// an entry is valid while its functions live (weak references: addresses can be reused).
+struct GradCacheEntry {
+  std::vector<std::weak_ptr<GraphFunction>> fns;
+  py::object value;
+};
+std::unordered_map<std::string, GradCacheEntry>& grad_cache() {
+  static auto* m = new std::unordered_map<std::string, GradCacheEntry>();  // never destroyed (holds Python objects)
+  return *m;
+}
+
+std::string grad_cache_key(const std::vector<FunctionPtr>& fns, const std::string& tag) {
+  std::string k = tag;
+  for (const FunctionPtr& f : fns) put(k, reinterpret_cast<uintptr_t>(f.get()));
+  return k;
+}
+
+py::object grad_cache_get(const std::vector<FunctionPtr>& fns, const std::string& tag) {
+  auto& m = grad_cache();
+  auto it = m.find(grad_cache_key(fns, tag));
+  if (it == m.end()) return py::none();
+  for (size_t i = 0; i < fns.size(); ++i) {
+    if (it->second.fns[i].lock() != fns[i]) {
+      m.erase(it);
+      return py::none();
+    }
+  }
+  return it->second.value;
+}
+
+void grad_cache_set(const std::vector<FunctionPtr>& fns, const std::string& tag, py::object value) {
+  auto& m = grad_cache();
+  if (m.size() > 4096) {  // drop entries whose functions are gone
+    for (auto it = m.begin(); it != m.end();) {
+      bool dead = false;
+      for (auto& w : it->second.fns) dead = dead || w.expired();
+      it = dead ? m.erase(it) : std::next(it);
+    }
+  }
+  GradCacheEntry e;
+  for (const FunctionPtr& f : fns) e.fns.push_back(f);
+  e.value = std::move(value);
+  m[grad_cache_key(fns, tag)] = std::move(e);
+}
+
 class FunctionCache {
  public:
   // Runs the cached plan for `args`, or returns NotImplemented (no entry, eager mode, building a
   // graph: the caller takes the Python path).
   py::object call(const py::tuple& args) {
     py::object miss = py::reinterpret_borrow<py::object>(Py_NotImplemented);
-    // A call inside graph building joins the outer graph; a future gradient tape also goes here.
-    if (g_run_functions_eagerly || thread_context().graph) return miss;
+    // A call inside graph building joins the outer graph (Python path).
+    const Context& ctx = thread_context();
+    if (g_run_functions_eagerly || ctx.graph) return miss;
     thread_local std::string key;  // only used before the plan runs, so re-entry is harmless
     key.clear();
     std::vector<Tensor> feeds;
@@ -106,7 +170,11 @@ class FunctionCache {
     ++hits_;
     feeds.insert(feeds.end(), e->captures.begin(), e->captures.end());
     std::vector<Tensor> out;
-    if (e->plan.plan->light()) {
+    if (ctx.tape_depth > 0) {
+      // Recorded as one StatefulPartitionedCall/PartitionedCall entry (gradient: function_grad.py).
+      if (!e->call_op) return miss;
+      out = execute(*e->call_op, feeds, e->call_attrs);
+    } else if (e->plan.plan->light()) {
       out = e->plan.plan->run(feeds);
     } else {
       py::gil_scoped_release release;
@@ -123,7 +191,7 @@ class FunctionCache {
   // `exact`: the plan was traced for exactly this key (else it is the most specific trace the key is
   // a subtype of, which a later, more specific trace may replace: see clear_inexact).
   bool add(const py::tuple& args, const PlanRef& plan, std::vector<Tensor> captures, int out_mode,
-           py::object packer, bool exact) {
+           py::object packer, bool exact, py::object call) {
     std::string key;
     if (!encode_args(args.ptr(), key, nullptr)) return false;
     if (entries_.count(key)) return true;
@@ -135,6 +203,11 @@ class FunctionCache {
     e->out_mode = out_mode;
     e->packer = std::move(packer);
     e->exact = exact;
+    if (!call.is_none()) {  // (op name, GraphFunction) of the call op recorded on tapes
+      auto pair = call.cast<py::tuple>();
+      e->call_op = &get_op(pair[0].cast<std::string>());
+      e->call_attrs = call_attrs(pair[1].cast<FunctionPtr>());
+    }
     entries_.emplace(std::move(key), std::move(e));
     return true;
   }
@@ -191,12 +264,22 @@ void init_function(py::module_& m) {
       .def(py::init<>())
       .def("call", &FunctionCache::call)
       .def("add", &FunctionCache::add, py::arg("args"), py::arg("plan"), py::arg("captures"), py::arg("out_mode"),
-           py::arg("packer"), py::arg("exact") = true)
+           py::arg("packer"), py::arg("exact") = true, py::arg("call") = py::none())
       .def("key_of", &FunctionCache::key_of)
       .def("clear", &FunctionCache::clear)
       .def("clear_inexact", &FunctionCache::clear_inexact)
       .def("take_hits", &FunctionCache::take_hits)
       .def("__len__", &FunctionCache::size);
+  // Gradients of functional ops (ops/function_grad.py, ops/control_flow_grad.py).
+  m.def("inline_function", [](const FunctionPtr& f, const std::vector<Tensor>& args) { return inline_function(*f, args); },
+        "Re-executes f's nodes (those its outputs need) through execute(): recorded by tapes.");
+  m.def("implicit_resource_inputs", [](const std::vector<FunctionPtr>& fns) {
+    Attrs a;
+    for (size_t i = 0; i < fns.size(); ++i) a.set("f" + std::to_string(i), fns[i]);
+    return implicit_resource_inputs(a);
+  });
+  m.def("function_grad_cache_get", &grad_cache_get);
+  m.def("function_grad_cache_set", &grad_cache_set);
   m.def("set_run_functions_eagerly", [](bool v) { g_run_functions_eagerly = v; });
   m.def("functions_run_eagerly", [] { return g_run_functions_eagerly; });
 }

@@ -33,6 +33,7 @@ class ConcreteFunction:
         self._out_template = func_graph.structured_outputs
         self._out_index = [out_ids.get(id(x)) if isinstance(x, Tensor) else None
                            for x in nest.flatten(func_graph.structured_outputs)]
+        self._call = None  # (op type, attrs) of the call op a tape records (_call_op)
 
     @property
     def graph(self):
@@ -72,8 +73,23 @@ class ConcreteFunction:
         for i, (t, shape) in enumerate(zip(tensors, self._input_shapes)):
             if not trace_type._shape_is_subtype(t._shape_tuple, shape):
                 self._raise_shape_mismatch(i, t, shape)
-        flat = self._plan.run(list(tensors) + self._capture_values)  # the plan checks dtypes (TF's message)
+        if _core.tape_depth() > 0:
+            # One tape entry for the call (gradient: ops/function_grad.py); the kernel runs f's plan.
+            op, attrs = self._call_op()
+            flat = _core.execute(_core.get_op(op), list(tensors) + self._capture_values, attrs, None)
+        else:
+            flat = self._plan.run(list(tensors) + self._capture_values)  # the plan checks dtypes (TF's message)
         return self._pack(flat)
+
+    def _call_op(self):
+        """(op type, attrs) of this function's call op: StatefulPartitionedCall (or PartitionedCall
+        when the graph has no stateful op) with f = a GraphFunction of the graph, Tin, Tout."""
+        if self._call is None:
+            g = self._graph
+            f = _core.GraphFunction(g._graph, g.inputs, g.outputs, g.name)
+            op = "StatefulPartitionedCall" if g._graph.stateful_nodes() else "PartitionedCall"
+            self._call = (op, {"Tin": [t.dtype for t in g.inputs], "Tout": [t.dtype for t in g.outputs], "f": f})
+        return self._call
 
     def _raise_shape_mismatch(self, i, t, shape):
         from eagerflow.framework.tensor_shape import TensorShape

@@ -1,0 +1,175 @@
+"""Gradients of function calls (PartitionedCall / StatefulPartitionedCall), and the helpers that
+control_flow_grad.py shares: building a gradient graph by inlining a GraphFunction under a tape.
+
+A call of a traced function is one tape entry whose inputs are the call's tensors followed by the
+variables the function reads (the tape appends them: graphs hold variable handles as Consts). Its
+gradient is one call of a backward GraphFunction, built once per forward function and cached: a
+graph with placeholders for the forward inputs and the output gradients in which the forward
+function's nodes are re-executed (`_core.inline_function`) under a GradientTape, whose gradient
+w.r.t. the inputs and variables are the backward function's outputs. The forward values are
+recomputed inside the backward function (rather than saved by the forward call), so ops with
+side effects that feed an output (random ops) see new values there; side-effect-only nodes
+(assignments, prints) are not re-run.
+"""
+import contextlib
+
+from eagerflow import _core
+from eagerflow.framework import dtypes
+from eagerflow.framework.gradient_registry import RegisterGradient
+from eagerflow.ops._execute import execute, execute1
+
+_Tensor = _core.Tensor
+
+
+def trainable(dtype):
+    """Dtypes that carry gradients through function boundaries (floating, complex, variant)."""
+    dtype = dtypes.as_dtype(dtype)
+    return dtype.is_floating or dtype.is_complex or dtype == dtypes.variant
+
+
+@contextlib.contextmanager
+def building(graph):
+    """Makes `graph` (a _core.Graph) the graph being built on this thread."""
+    prev = _core.set_graph(graph)
+    try:
+        yield graph
+    finally:
+        _core.set_graph(prev)
+
+
+def new_graph(name):
+    g = _core.Graph()
+    g.name = name
+    return g
+
+
+def dims_of(t):
+    """The static shape of `t` as the placeholder form: a list (None for unknown dims) or None."""
+    s = t._shape_tuple
+    return None if s is None else list(s)
+
+
+def placeholder_like(g, t, name="Placeholder", dims=False):
+    return g.add_placeholder(t._dtype_enum, dims_of(t) if dims is False else dims, name)
+
+
+def own(g, t):
+    """`t` as a tensor of graph `g` (an Identity of eager or outer values), for function outputs."""
+    if isinstance(t, _Tensor) and t._is_symbolic and t.graph is not None and t.graph._graph.id == g.id:
+        return t
+    with building(g):
+        return execute1("Identity", [t])
+
+
+def zeros_like(t):
+    return execute1("ZerosLike", [t])
+
+
+def variable_zeros(handle):
+    """Zeros shaped like the variable behind resource `handle` (its gradient where it is unused)."""
+    from eagerflow.eager import variable_registry
+    from eagerflow.ops.creation_ops import zeros
+    v = variable_registry.variable_of(handle)
+    if v is not None and v.shape.is_fully_defined():
+        return zeros(v.shape, v.dtype)
+    return zeros_like(execute1("ReadVariableOp", [handle], {"dtype": v.dtype if v is not None else dtypes.float32}))
+
+
+def vjp(fn, args, src_pos, handles, out_pos, out_grads):
+    """In the graph being built: re-executes GraphFunction `fn` on `args` under a tape and returns
+    the gradients (None where unconnected) of its outputs `out_pos` (weighted by `out_grads`)
+    w.r.t. `args[i]` for i in `src_pos`, then w.r.t. each resource handle in `handles`."""
+    from eagerflow.eager.backprop import GradientTape
+    with GradientTape(persistent=False, watch_accessed_variables=False) as tape:
+        for i in src_pos:
+            tape.watch(args[i])
+        for h in handles:
+            tape.watch(h)
+        outs = _core.inline_function(fn, list(args))
+    if not out_pos:
+        return [None] * (len(src_pos) + len(handles)), outs
+    sources = [args[i] for i in src_pos] + list(handles)
+    if not sources:
+        return [], outs
+    grads = tape.gradient([outs[j] for j in out_pos], sources, output_gradients=list(out_grads))
+    return list(grads), outs
+
+
+_OP_TYPES = {"PartitionedCall": ("PartitionedCall", "StatefulPartitionedCall"), "If": ("StatelessIf", "If"),
+             "While": ("StatelessWhile", "While")}
+
+
+def function_op(graphs, kind):
+    """The stateful variant of op `kind` when one of `graphs` has stateful nodes (program order)."""
+    return _OP_TYPES[kind][any(bool(g.stateful_nodes()) for g in graphs)]
+
+
+# ----------------------------------------------------------------------------------- calls
+
+class _CallBackward:
+    """The backward function of one forward function: inputs (forward inputs, gradients of the
+    outputs in `out_pos`), outputs the gradients of the op inputs in `grad_pos`."""
+
+    __slots__ = ("fn", "op", "attrs", "out_pos", "grad_pos")
+
+    def __init__(self, f):
+        f_inputs, f_outputs = f.inputs(), f.outputs()
+        handles = _core.implicit_resource_inputs([f])
+        g = new_graph("__backward_" + f.name)
+        with building(g):
+            xs = [placeholder_like(g, t) for t in f_inputs]
+            self.out_pos = [j for j, o in enumerate(f_outputs) if trainable(o.dtype)]
+            gs = [placeholder_like(g, f_outputs[j]) for j in self.out_pos]
+            src_pos = [i for i, x in enumerate(xs) if trainable(x.dtype)]
+            grads, _ = vjp(f, xs, src_pos, handles, self.out_pos, gs)
+        n = len(f_inputs)
+        positions = src_pos + [n + k for k in range(len(handles))]
+        kept = [(p, gr) for p, gr in zip(positions, grads) if gr is not None]
+        self.grad_pos = [p for p, _ in kept]
+        outputs = [own(g, gr) for _, gr in kept]
+        self.fn = _core.GraphFunction(g, xs + gs, outputs, g.name) if outputs else None
+        self.op = function_op([g], "PartitionedCall")
+        self.attrs = {"Tin": [t.dtype for t in xs + gs], "Tout": [t.dtype for t in outputs], "f": self.fn}
+
+
+def call_backward(f):
+    """The cached _CallBackward of GraphFunction `f`."""
+    b = _core.function_grad_cache_get([f], "call")
+    if b is None:
+        b = _CallBackward(f)
+        _core.function_grad_cache_set([f], "call", b)
+    return b
+
+
+def _call_grad(op, *grads):
+    f = op.get_attr("f")
+    inputs = op.inputs
+    result = [None] * len(inputs)
+    b = call_backward(f)
+    if b.fn is None:
+        return result
+    n = len(f.inputs())
+    outs = op.outputs
+    gs = [grads[j] if grads[j] is not None else zeros_like(outs[j]) for j in b.out_pos]
+    res = execute(b.op, list(inputs[:n]) + gs, b.attrs)
+    place = entry_positions(inputs, n, _core.implicit_resource_inputs([f]))
+    for p, r in zip(b.grad_pos, res):
+        q = place(p)
+        if q is not None:
+            result[q] = r
+    return result
+
+
+def entry_positions(inputs, n, handles):
+    """Maps a position over (the first `n` op inputs, then every handle of the functions) to the
+    entry's input position: the tape appended only the watched handles after the n inputs."""
+    where = {_core.tensor_key(h): n + m for m, h in enumerate(inputs[n:])}
+    keys = [_core.tensor_key(h) for h in handles]
+
+    def place(p):
+        return p if p < n else where.get(keys[p - n])
+    return place
+
+
+RegisterGradient("PartitionedCall")(_call_grad)
+RegisterGradient("StatefulPartitionedCall")(_call_grad)
