@@ -185,24 +185,69 @@ def test_second_order_through_call():
     assert float(t2.gradient(g, x)) == 12.0
 
 
-def test_backward_function_is_cached_per_concrete_function():
+def test_backward_function_is_built_once_per_concrete_function():
     from eagerflow.ops import function_grad
 
     @tf.function
     def f(x):
-        return x * x
+        return x * tf.sin(x)
 
     x = tf.constant(3.0)
+    cf = f.get_concrete_function(x)
     for _ in range(2):
         with tf.GradientTape() as tape:
             tape.watch(x)
             y = f(x)
-        assert float(tape.gradient(y, x)) == 6.0
-    cf = f.get_concrete_function(x)
-    fn = cf._call_op()[1]["f"]
-    b = _core.function_grad_cache_get([fn], "call")
-    assert isinstance(b, function_grad._CallBackward)
-    assert function_grad.call_backward(fn) is b
+        np.testing.assert_allclose(float(tape.gradient(y, x)), np.sin(3.0) + 3.0 * np.cos(3.0), rtol=1e-6)
+    op, attrs, n_out = cf._saving_call_op()
+    assert cf._saving_call_op() is cf._saving_call_op() and n_out == 1
+    b = _core.function_grad_cache_get([attrs["f"]], "saved")
+    assert isinstance(b, function_grad._SavedBackward)
+    # The forward call returns sin(x) (a value Mul's gradient reads) besides x * sin(x).
+    assert len(attrs["Tout"]) > 1
+
+
+def test_forward_values_are_saved_not_recomputed():
+    # A random op feeding the output: the gradient must use the value the forward drew.
+    @tf.function
+    def noisy(x):
+        return x * tf.random.uniform([3])
+
+    x = tf.constant([1.0, 2.0, 3.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = noisy(x)
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), (y / x).numpy(), rtol=1e-6)
+
+    # A variable read before an assign in the same function: the gradient sees the read value.
+    v = tf.Variable(2.0)
+
+    @tf.function
+    def read_then_assign(x):
+        y = x * v
+        v.assign_add(10.0)
+        return y
+
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = read_then_assign(x)
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), [2.0, 2.0, 2.0])
+
+
+def test_second_order_through_a_saved_call():
+    @tf.function
+    def cube(x):
+        return x * x * x
+
+    x = tf.constant(2.0)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = cube(x)
+        dy = inner.gradient(y, x)
+    assert float(dy) == 12.0
+    assert float(outer.gradient(dy, x)) == 12.0  # 6x
 
 
 def test_unconnected_and_integer_outputs():

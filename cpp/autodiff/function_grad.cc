@@ -7,6 +7,7 @@
 
 #include "autodiff/tape.h"
 #include "core/errors.h"
+#include "eager/context.h"
 #include "eager/execute.h"
 #include "graph/function.h"
 #include "graph/graph.h"
@@ -100,14 +101,16 @@ const std::vector<Tensor>& implicit_resource_inputs(const Attrs& attrs) {
   return merged;
 }
 
-std::vector<Tensor> inline_function(const GraphFunction& f, const std::vector<Tensor>& args) {
-  if (args.size() != f.inputs.size())
-    throw ValueError(str_cat("inline_function: ", f.name, " takes ", f.inputs.size(), " inputs, got ", args.size()));
-  const Graph& g = *f.graph;
-  const size_t n = g.nodes().size();
-  // Data-edge ancestors of the outputs, stopping at the inputs.
-  std::vector<char> needed(n, 0);
-  std::vector<int> input_pos(n, -1);
+namespace {
+
+// The nodes of f that its outputs need over data edges (stopping at its inputs), and each input
+// placeholder's argument position.
+void data_ancestors(const GraphFunction& f, size_t nargs, std::vector<char>& needed, std::vector<int>& input_pos) {
+  if (nargs != f.inputs.size())
+    throw ValueError(str_cat("inline_function: ", f.name, " takes ", f.inputs.size(), " inputs, got ", nargs));
+  const size_t n = f.graph->nodes().size();
+  needed.assign(n, 0);
+  input_pos.assign(n, -1);
   for (size_t i = 0; i < f.inputs.size(); ++i) input_pos[f.inputs[i]->id] = static_cast<int>(i);
   std::vector<const Node*> stack;
   for (const Endpoint& e : f.outputs) stack.push_back(e.node);
@@ -119,7 +122,17 @@ std::vector<Tensor> inline_function(const GraphFunction& f, const std::vector<Te
     if (input_pos[nd->id] >= 0) continue;
     for (const Endpoint& e : nd->inputs) stack.push_back(e.node);
   }
-  std::vector<std::vector<Tensor>> values(n);
+}
+
+// Walks f's needed nodes in order: inputs take `args`, Consts their value, every other node
+// `make(node, inputs)`. Returns the values of f's outputs.
+template <class Make>
+std::vector<Tensor> walk(const GraphFunction& f, const std::vector<Tensor>& args, Make make) {
+  std::vector<char> needed;
+  std::vector<int> input_pos;
+  data_ancestors(f, args.size(), needed, input_pos);
+  const Graph& g = *f.graph;
+  std::vector<std::vector<Tensor>> values(g.nodes().size());
   std::vector<Tensor> ins;
   for (const auto& node : g.nodes()) {  // node ids are a topological order
     const Node& nd = *node;
@@ -136,12 +149,38 @@ std::vector<Tensor> inline_function(const GraphFunction& f, const std::vector<Te
       throw_error(Code::kInvalidArgument, "inline_function: placeholder ", nd.name, " of ", f.name, " is not an input");
     ins.clear();
     for (const Endpoint& e : nd.inputs) ins.push_back(values[e.node->id].at(static_cast<size_t>(e.index)));
-    values[nd.id] = execute(*nd.op, ins, nd.attrs, nd.name);
+    values[nd.id] = make(nd, ins);
   }
   std::vector<Tensor> out;
   out.reserve(f.outputs.size());
   for (const Endpoint& e : f.outputs) out.push_back(values[e.node->id].at(static_cast<size_t>(e.index)));
   return out;
+}
+
+}  // namespace
+
+std::vector<Tensor> inline_function(const GraphFunction& f, const std::vector<Tensor>& args) {
+  return walk(f, args, [](const Node& nd, const std::vector<Tensor>& ins) {
+    return execute(*nd.op, ins, nd.attrs, nd.name);
+  });
+}
+
+Replay replay_function(const GraphFunction& f, const std::vector<Tensor>& args) {
+  Graph* g = thread_context().graph;
+  if (!g) throw ValueError("replay_function needs a graph being built");
+  Replay r;
+  r.outputs = walk(f, args, [&](const Node& nd, const std::vector<Tensor>& ins) {
+    std::vector<Tensor> outs;
+    for (size_t i = 0; i < nd.out_dtypes.size(); ++i) {
+      Node* ph = g->add_placeholder(nd.out_dtypes[i], nd.out_shapes[i], "Placeholder");
+      outs.push_back(g->output(ph, 0));
+      r.placeholders.push_back(outs.back());
+      r.endpoints.push_back(f.graph->output(const_cast<Node*>(&nd), static_cast<int>(i)));
+    }
+    record_operation(*nd.op, ins, outs, nd.attrs, g);
+    return outs;
+  });
+  return r;
 }
 
 }  // namespace ef

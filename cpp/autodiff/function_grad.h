@@ -21,4 +21,16 @@ const std::vector<Tensor>& implicit_resource_inputs(const Attrs& attrs);
 // graph being built, and recorded by active tapes. Returns the values of `f`'s outputs.
 std::vector<Tensor> inline_function(const GraphFunction& f, const std::vector<Tensor>& args);
 
+// Like inline_function, but nothing runs: each node's outputs become new placeholders of the graph
+// being built and the node is recorded on the active tapes with them, so a gradient built from
+// the tape reads the forward values from those placeholders (fed with values the forward call
+// saved) instead of recomputing them. Returns f's outputs (placeholders) and, per placeholder
+// made, the endpoint of f it stands for (a tensor of f's graph).
+struct Replay {
+  std::vector<Tensor> outputs;
+  std::vector<Tensor> placeholders;
+  std::vector<Tensor> endpoints;
+};
+Replay replay_function(const GraphFunction& f, const std::vector<Tensor>& args);
+
 }  // namespace ef

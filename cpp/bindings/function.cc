@@ -33,9 +33,6 @@ struct CallEntry {
   int out_mode = 0;              // 0: returns None, 1: one tensor, 2: packer(list of outputs)
   py::object packer;
   bool exact = true;
-  // While a tape records, the call runs as one call op (one tape entry): op and attrs (f, Tin, Tout).
-  const OpDef* call_op = nullptr;
-  Attrs call_attrs;
 };
 
 template <typename T>
@@ -94,18 +91,6 @@ bool encode_args(PyObject* args, std::string& key, std::vector<Tensor>* feeds) {
   return true;
 }
 
-// The attrs of a call of `f`: f, Tin and Tout (from its placeholders and outputs).
-Attrs call_attrs(const FunctionPtr& f) {
-  std::vector<DType> tin, tout;
-  for (Node* n : f->inputs) tin.push_back(n->out_dtypes.at(0));
-  for (const Endpoint& e : f->outputs) tout.push_back(e.node->out_dtypes.at(static_cast<size_t>(e.index)));
-  Attrs a;
-  a.set("Tin", std::move(tin));
-  a.set("Tout", std::move(tout));
-  a.set("f", f);
-  return a;
-}
-
 // Per-function gradient helpers (backward functions), keyed by the forward functions and a tag;
 // an entry is valid while its functions live (weak references: addresses can be reused).
 struct GradCacheEntry {
@@ -159,7 +144,9 @@ class FunctionCache {
     py::object miss = py::reinterpret_borrow<py::object>(Py_NotImplemented);
     // A call inside graph building joins the outer graph (Python path).
     const Context& ctx = thread_context();
-    if (g_run_functions_eagerly || ctx.graph) return miss;
+    // A recording tape takes the Python path too: the call is recorded as one call op that also
+    // returns the forward values its gradient reads (ConcreteFunction._call_flat builds it).
+    if (g_run_functions_eagerly || ctx.graph || ctx.tape_depth > 0) return miss;
     thread_local std::string key;  // only used before the plan runs, so re-entry is harmless
     key.clear();
     std::vector<Tensor> feeds;
@@ -170,11 +157,7 @@ class FunctionCache {
     ++hits_;
     feeds.insert(feeds.end(), e->captures.begin(), e->captures.end());
     std::vector<Tensor> out;
-    if (ctx.tape_depth > 0) {
-      // Recorded as one StatefulPartitionedCall/PartitionedCall entry (gradient: function_grad.py).
-      if (!e->call_op) return miss;
-      out = execute(*e->call_op, feeds, e->call_attrs);
-    } else if (e->plan.plan->light()) {
+    if (e->plan.plan->light()) {
       out = e->plan.plan->run(feeds);
     } else {
       py::gil_scoped_release release;
@@ -191,7 +174,7 @@ class FunctionCache {
   // `exact`: the plan was traced for exactly this key (else it is the most specific trace the key is
   // a subtype of, which a later, more specific trace may replace: see clear_inexact).
   bool add(const py::tuple& args, const PlanRef& plan, std::vector<Tensor> captures, int out_mode,
-           py::object packer, bool exact, py::object call) {
+           py::object packer, bool exact) {
     std::string key;
     if (!encode_args(args.ptr(), key, nullptr)) return false;
     if (entries_.count(key)) return true;
@@ -203,11 +186,6 @@ class FunctionCache {
     e->out_mode = out_mode;
     e->packer = std::move(packer);
     e->exact = exact;
-    if (!call.is_none()) {  // (op name, GraphFunction) of the call op recorded on tapes
-      auto pair = call.cast<py::tuple>();
-      e->call_op = &get_op(pair[0].cast<std::string>());
-      e->call_attrs = call_attrs(pair[1].cast<FunctionPtr>());
-    }
     entries_.emplace(std::move(key), std::move(e));
     return true;
   }
@@ -264,7 +242,7 @@ void init_function(py::module_& m) {
       .def(py::init<>())
       .def("call", &FunctionCache::call)
       .def("add", &FunctionCache::add, py::arg("args"), py::arg("plan"), py::arg("captures"), py::arg("out_mode"),
-           py::arg("packer"), py::arg("exact") = true, py::arg("call") = py::none())
+           py::arg("packer"), py::arg("exact") = true)
       .def("key_of", &FunctionCache::key_of)
       .def("clear", &FunctionCache::clear)
       .def("clear_inexact", &FunctionCache::clear_inexact)
@@ -273,6 +251,10 @@ void init_function(py::module_& m) {
   // Gradients of functional ops (ops/function_grad.py, ops/control_flow_grad.py).
   m.def("inline_function", [](const FunctionPtr& f, const std::vector<Tensor>& args) { return inline_function(*f, args); },
         "Re-executes f's nodes (those its outputs need) through execute(): recorded by tapes.");
+  m.def("replay_function", [](const FunctionPtr& f, const std::vector<Tensor>& args) {
+    Replay r = replay_function(*f, args);
+    return py::make_tuple(r.outputs, r.placeholders, r.endpoints);
+  }, "Records f's nodes on the tapes with placeholder outputs (forward values saved, not recomputed).");
   m.def("implicit_resource_inputs", [](const std::vector<FunctionPtr>& fns) {
     Attrs a;
     for (size_t i = 0; i < fns.size(); ++i) a.set("f" + std::to_string(i), fns[i]);

@@ -135,8 +135,10 @@ def _backward(ctape, target_keys, initial_grads, source_keys):
             fn = get_gradient_function(entry.type)  # LookupError when nothing is registered
             if fn is None:  # non-differentiable: its inputs get no gradient
                 continue
-        if len(outputs) > 1:
-            # Gradient functions get a tensor for every differentiable output.
+        if len(outputs) > 1 and not getattr(fn, "accepts_none_gradients", False):
+            # Gradient functions get a tensor for every differentiable output (unless they say
+            # they take None for outputs with no gradient: function calls, whose saved values
+            # are extra outputs).
             out_grads = [_zeros_for(o) if g is None and _is_trainable(o.dtype) else g
                          for g, o in zip(out_grads, outputs)]
         if custom is not None:

@@ -34,6 +34,7 @@ class ConcreteFunction:
         self._out_index = [out_ids.get(id(x)) if isinstance(x, Tensor) else None
                            for x in nest.flatten(func_graph.structured_outputs)]
         self._call = None  # (op type, attrs) of the call op a tape records (_call_op)
+        self._saving_call = None  # the same call returning the values its gradient reads
 
     @property
     def graph(self):
@@ -74,9 +75,10 @@ class ConcreteFunction:
             if not trace_type._shape_is_subtype(t._shape_tuple, shape):
                 self._raise_shape_mismatch(i, t, shape)
         if _core.tape_depth() > 0:
-            # One tape entry for the call (gradient: ops/function_grad.py); the kernel runs f's plan.
-            op, attrs = self._call_op()
-            flat = _core.execute(_core.get_op(op), list(tensors) + self._capture_values, attrs, None)
+            # One tape entry for the call (gradient: ops/function_grad.py); the kernel runs f's plan,
+            # which also returns the forward values the gradient reads (saved, not recomputed).
+            op, attrs, n_out = self._saving_call_op()
+            flat = _core.execute(_core.get_op(op), list(tensors) + self._capture_values, attrs, None)[:n_out]
         else:
             flat = self._plan.run(list(tensors) + self._capture_values)  # the plan checks dtypes (TF's message)
         return self._pack(flat)
@@ -90,6 +92,14 @@ class ConcreteFunction:
             op = "StatefulPartitionedCall" if g._graph.stateful_nodes() else "PartitionedCall"
             self._call = (op, {"Tin": [t.dtype for t in g.inputs], "Tout": [t.dtype for t in g.outputs], "f": f})
         return self._call
+
+    def _saving_call_op(self):
+        """_call_op's call with the saved forward values as extra outputs (built on first use)."""
+        if self._saving_call is None:
+            from eagerflow.ops import function_grad
+            op, attrs = self._call_op()
+            self._saving_call = function_grad.saving_call(attrs["f"], op)
+        return self._saving_call
 
     def _raise_shape_mismatch(self, i, t, shape):
         from eagerflow.framework.tensor_shape import TensorShape

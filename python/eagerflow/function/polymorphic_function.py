@@ -105,8 +105,7 @@ class Function:
         tensor arguments themselves (no conversions, no tensors elsewhere)."""
         tensors = [a for a in args if type(a) is Tensor]
         if len(tensors) == len(flat) and all(a is b for a, b in zip(tensors, flat)):
-            op, attrs = cf._call_op()
-            self._fast.add(args, *cf._fast_call_spec(), exact, call=(op, attrs["f"]))
+            self._fast.add(args, *cf._fast_call_spec(), exact)
 
     def _traced_function(self):
         """The function tracing runs: python_function converted by AutoGraph (autograph=True, once)."""

@@ -141,9 +141,72 @@ def call_backward(f):
     return b
 
 
+class _SavedBackward:
+    """The backward function of a forward call that saved its values: `f_aug` returns f's outputs
+    and then the forward values the gradient reads, which the backward function takes as inputs
+    (nothing is recomputed: random ops and variable reads keep the forward's values). Built by
+    replaying f's nodes on a tape with placeholder outputs (_core.replay_function)."""
+
+    __slots__ = ("n_in", "n_out", "out_pos", "grad_pos", "fn", "op", "attrs", "_saved_endpoints")
+
+    def __init__(self, f):
+        from eagerflow.eager.backprop import GradientTape
+        f_inputs, f_outputs = f.inputs(), f.outputs()
+        handles = _core.implicit_resource_inputs([f])
+        g = new_graph("__backward_" + f.name)
+        with building(g):
+            xs = [placeholder_like(g, t) for t in f_inputs]
+            self.out_pos = [j for j, o in enumerate(f_outputs) if trainable(o.dtype)]
+            gs = [placeholder_like(g, f_outputs[j]) for j in self.out_pos]
+            src_pos = [i for i, x in enumerate(xs) if trainable(x.dtype)]
+            with GradientTape(persistent=False, watch_accessed_variables=False) as tape:
+                for i in src_pos:
+                    tape.watch(xs[i])
+                for h in handles:
+                    tape.watch(h)
+                outs, phs, endpoints = _core.replay_function(f, list(xs))
+            sources = [xs[i] for i in src_pos] + list(handles)
+            grads = (tape.gradient([outs[j] for j in self.out_pos], sources, output_gradients=gs)
+                     if self.out_pos and sources else [None] * len(sources))
+        n = len(f_inputs)
+        positions = src_pos + [n + k for k in range(len(handles))]
+        kept = [(p, gr) for p, gr in zip(positions, grads) if gr is not None]
+        self.grad_pos = [p for p, _ in kept]
+        outputs = [own(g, gr) for _, gr in kept]
+        # The replayed values the gradient reads: those some node (or an output) takes as input.
+        read = {t.name for node in g.nodes() for t in node.inputs()} | {t.name for t in outputs}
+        saved = [(ph, ep) for ph, ep in zip(phs, endpoints) if ph.name in read]
+        self.n_in, self.n_out = n, len(f_outputs)
+        self.fn = _core.GraphFunction(g, xs + gs + [ph for ph, _ in saved], outputs, g.name) if outputs else None
+        self.op = function_op([g], "PartitionedCall")
+        self.attrs = {"Tin": [t.dtype for t in xs + gs] + [ph.dtype for ph, _ in saved],
+                      "Tout": [t.dtype for t in outputs], "f": self.fn}
+        self._saved_endpoints = [ep for _, ep in saved]
+
+    def forward(self, f, call_op):
+        """(op type, attrs) of the forward call of `f` that also returns the saved values."""
+        outs = f.outputs() + self._saved_endpoints
+        f_aug = _core.GraphFunction(f.graph, f.inputs(), outs, f.name)
+        del self._saved_endpoints  # the backward must not keep f's graph alive through them
+        _core.function_grad_cache_set([f_aug], "saved", self)
+        return call_op, {"Tin": [t.dtype for t in f.inputs()], "Tout": [t.dtype for t in outs], "f": f_aug}
+
+
+def saving_call(f, call_op):
+    """(op type, attrs, number of f's own outputs) of a call of GraphFunction `f` recorded on a tape:
+    the call also returns the forward values its gradient needs (built once per function)."""
+    b = _SavedBackward(f)
+    op, attrs = b.forward(f, call_op)
+    return op, attrs, b.n_out
+
+
 def _call_grad(op, *grads):
     f = op.get_attr("f")
     inputs = op.inputs
+    saved = _core.function_grad_cache_get([f], "saved")
+    if saved is not None and all(g is None for g in grads[saved.n_out:]):
+        return _saved_call_grad(saved, f, op, grads)
+    # A plain call, or gradients reaching the saved values (higher order): recompute in the backward.
     result = [None] * len(inputs)
     b = call_backward(f)
     if b.fn is None:
@@ -153,6 +216,22 @@ def _call_grad(op, *grads):
     gs = [grads[j] if grads[j] is not None else zeros_like(outs[j]) for j in b.out_pos]
     res = execute(b.op, list(inputs[:n]) + gs, b.attrs)
     place = entry_positions(inputs, n, _core.implicit_resource_inputs([f]))
+    for p, r in zip(b.grad_pos, res):
+        q = place(p)
+        if q is not None:
+            result[q] = r
+    return result
+
+
+def _saved_call_grad(b, f, op, grads):
+    inputs = op.inputs
+    result = [None] * len(inputs)
+    if b.fn is None:
+        return result
+    outs = op.outputs
+    gs = [grads[j] if grads[j] is not None else zeros_like(outs[j]) for j in b.out_pos]
+    res = execute(b.op, list(inputs[:b.n_in]) + gs + list(outs[b.n_out:]), b.attrs)
+    place = entry_positions(inputs, b.n_in, _core.implicit_resource_inputs([f]))
     for p, r in zip(b.grad_pos, res):
         q = place(p)
         if q is not None:
@@ -171,5 +250,6 @@ def entry_positions(inputs, n, handles):
     return place
 
 
+_call_grad.accepts_none_gradients = True  # None for outputs without gradient (saved values)
 RegisterGradient("PartitionedCall")(_call_grad)
 RegisterGradient("StatefulPartitionedCall")(_call_grad)
