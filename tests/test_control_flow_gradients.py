@@ -278,3 +278,34 @@ def test_training_step_with_loop_converges():
     for _ in range(100):
         loss = step()
     assert abs(float(w) - 2.0) < 1e-3 and float(loss) < 1e-4
+
+
+def test_random_values_in_branches_and_bodies_are_refused_not_recomputed():
+    # cond/while_loop gradients recompute forward values: a random draw would differ, so the
+    # gradient is refused with a clear error instead of silently belonging to another draw.
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.cond(x > 0, lambda: x * tf.random.uniform([]), lambda: x)
+        return tape.gradient(y, x)
+    with pytest.raises(tf.errors.UnimplementedError, match="tf.cond branch whose result depends on the stateful op"):
+        f(tf.constant(1.0))
+
+    @tf.function
+    def g(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, v * tf.random.normal([])), (0, x))[1]
+        return tape.gradient(y, x)
+    with pytest.raises(tf.errors.UnimplementedError, match="tf.while_loop body"):
+        g(tf.constant(1.0))
+
+    # Random values drawn outside and passed in are fine.
+    @tf.function
+    def h(x, r):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.cond(x > 0, lambda: x * r, lambda: x)
+        return tape.gradient(y, x)
+    assert float(h(tf.constant(1.0), tf.constant(0.25))) == 0.25

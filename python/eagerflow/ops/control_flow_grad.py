@@ -18,7 +18,7 @@ from eagerflow import _core
 from eagerflow.framework import dtypes
 from eagerflow.framework.gradient_registry import RegisterGradient
 from eagerflow.ops._execute import convert_to_tensor, execute, execute1
-from eagerflow.ops.function_grad import (building, dims_of, entry_positions, function_op, new_graph, own,
+from eagerflow.ops.function_grad import (building, check_recomputable, dims_of, entry_positions, function_op, new_graph, own,
                                          placeholder_like, variable_zeros, vjp, zeros_like)
 
 
@@ -54,6 +54,8 @@ class _IfBackward:
         src_pos = [i for i, x in enumerate(templates) if _float_like(x.dtype)]
         positions = src_pos + [len(templates) + k for k in range(len(handles))]
         built = []
+        for f in (then_f, else_f):
+            check_recomputable(f, "tf.cond branch")
         for f, name in ((then_f, "then"), (else_f, "else")):
             g = new_graph("%s_%s_grad" % (f.name, name))
             with building(g):
@@ -150,6 +152,8 @@ class _WhileBackward:
     def _build_accumulating(self, cond_f, body_f):
         """While over [count, loop vars..., accumulators...]: the forward loop that also pushes the
         varying loop vars of each iteration (their values on entry) onto TensorLists."""
+        check_recomputable(cond_f, "tf.while_loop condition")
+        check_recomputable(body_f, "tf.while_loop body")
         specs = [(dtypes.int32, [])] + list(zip(self.dtypes, self.dims)) + [(dtypes.variant, [])] * len(self.varying)
         fns = []
         for which in ("cond", "body"):

@@ -95,6 +95,34 @@ def vjp(fn, args, src_pos, handles, out_pos, out_grads):
     return list(grads), outs
 
 
+# Stateful ops whose recomputation gives the forward's value (a variable read, with no assign in
+# between), and functional ops (their own bodies are checked when differentiated).
+_RECOMPUTABLE_STATEFUL = {"ReadVariableOp", "If", "While", "StatefulPartitionedCall"}
+
+
+def check_recomputable(f, what):
+    """Raises UnimplementedError when an output of GraphFunction `f` depends on a stateful op that
+    would give a different value if re-run (random ops, py_function): cond/while_loop gradients
+    recompute their branches' and bodies' forward values, so the gradient would silently belong to
+    another draw."""
+    from eagerflow.framework import errors
+    nodes = {n.name: n for n in f.graph.nodes()}
+    stack = [t.name.rsplit(":", 1)[0] for t in f.outputs()]
+    seen = set()
+    while stack:
+        name = stack.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        n = nodes[name]
+        if n.stateful and n.type not in _RECOMPUTABLE_STATEFUL:
+            raise errors.UnimplementedError(
+                None, None, "Gradients of a %s whose result depends on the stateful op %s (%s) are not supported: "
+                "its forward values would be recomputed with a different result. Draw random values outside "
+                "the %s and pass them in." % (what, n.name, n.type, what))
+        stack.extend(t.name.rsplit(":", 1)[0] for t in n.inputs())
+
+
 _OP_TYPES = {"PartitionedCall": ("PartitionedCall", "StatefulPartitionedCall"), "If": ("StatelessIf", "If"),
              "While": ("StatelessWhile", "While")}
 
