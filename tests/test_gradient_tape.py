@@ -709,3 +709,13 @@ def test_variable_argument_and_module_inside_function():
             return t.gradient(y, self.trainable_variables)
     (g,) = M()(tf.constant([3.0, 4.0]))
     close(g, [3.0, 4.0])
+
+
+def test_unwatched_source_of_a_recorded_op_gets_none_like_tf():
+    v = tf.Variable(2.0)
+    x = tf.constant(3.0)
+    with tf.GradientTape(persistent=True) as tape:
+        y = v * v * x
+    assert tape.gradient(y, x) is None
+    assert float(tape.gradient(y, v)) == 12.0
+    assert float(tape.gradient(y, x, unconnected_gradients=tf.UnconnectedGradients.ZERO)) == 0.0

@@ -130,7 +130,11 @@ bool Tape::maybe_record(const OpDef& op, const std::vector<Tensor>& inputs, std:
 bool Tape::maybe_record_custom(const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs,
                                const std::shared_ptr<void>& fn, const std::string& name) {
   bool hit = false;
-  for (const Tensor& t : inputs) hit = hit || tracked_.count(tensor_key(*t)) != 0;
+  for (const Tensor& t : inputs) {
+    // The variables the function read (with recording off) are watched as a read would watch them.
+    if (t->dtype() == DType::kResource && watch_accessed_variables && variable_trainable(t)) watch(t);
+    hit = hit || tracked_.count(tensor_key(*t)) != 0;
+  }
   if (!hit) return false;
   auto e = std::make_shared<TapeEntry>();
   e->inputs = inputs;

@@ -223,7 +223,8 @@ def _gradient_flat(ctape, flat_targets, flat_sources, output_gradients, unconnec
     grads = _backward(ctape, target_keys, initial, source_keys)
     result = []
     for s, raw, k in zip(sources, flat_sources, source_keys):
-        g = _aggregate(grads, k) if _is_trainable(raw.dtype) else None
+        # A source the tape never watched (nor computed from a watched one) has no gradient, as in TF.
+        g = _aggregate(grads, k) if _is_trainable(raw.dtype) and ctape.watching(s) else None
         if g is None and unconnected is UnconnectedGradients.ZERO:
             g = _zeros_for(raw)
         result.append(g)
