@@ -230,36 +230,26 @@ def saving_call(f, call_op):
 
 def _call_grad(op, *grads):
     f = op.get_attr("f")
-    inputs = op.inputs
     saved = _core.function_grad_cache_get([f], "saved")
     if saved is not None and all(g is None for g in grads[saved.n_out:]):
-        return _saved_call_grad(saved, f, op, grads)
+        # The forward returned the values its backward reads: feed them (op.outputs after f's own).
+        return _run_backward(saved, f, op, grads, list(op.outputs[saved.n_out:]))
     # A plain call, or gradients reaching the saved values (higher order): recompute in the backward.
+    return _run_backward(call_backward(f), f, op, grads, [])
+
+
+def _run_backward(b, f, op, grads, extra):
+    """Calls backward function `b` on the call's inputs, its output gradients and `extra`, and
+    places the results at the entry's input positions."""
+    inputs = op.inputs
     result = [None] * len(inputs)
-    b = call_backward(f)
     if b.fn is None:
         return result
     n = len(f.inputs())
     outs = op.outputs
     gs = [grads[j] if grads[j] is not None else zeros_like(outs[j]) for j in b.out_pos]
-    res = execute(b.op, list(inputs[:n]) + gs, b.attrs)
+    res = execute(b.op, list(inputs[:n]) + gs + extra, b.attrs)
     place = entry_positions(inputs, n, _core.implicit_resource_inputs([f]))
-    for p, r in zip(b.grad_pos, res):
-        q = place(p)
-        if q is not None:
-            result[q] = r
-    return result
-
-
-def _saved_call_grad(b, f, op, grads):
-    inputs = op.inputs
-    result = [None] * len(inputs)
-    if b.fn is None:
-        return result
-    outs = op.outputs
-    gs = [grads[j] if grads[j] is not None else zeros_like(outs[j]) for j in b.out_pos]
-    res = execute(b.op, list(inputs[:b.n_in]) + gs + list(outs[b.n_out:]), b.attrs)
-    place = entry_positions(inputs, b.n_in, _core.implicit_resource_inputs([f]))
     for p, r in zip(b.grad_pos, res):
         q = place(p)
         if q is not None:
