@@ -647,3 +647,24 @@ def test_gradient_tape_through_tensor_array():
         return t.gradient(y, x)
 
     np_eq(f(x), [10.0, 20.0])  # d/dx sum_i (i x)^2 = 10 x
+
+
+def test_gradient_of_a_tensor_array_read_twice_sums_lists():
+    # Two reads of one array: their list gradients are summed by AddN on variants.
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            ta = tf.TensorArray(tf.float32, size=2, clear_after_read=False)
+            ta = ta.write(0, x * 2.0).write(1, x * 3.0)
+            y = tf.reduce_sum(ta.read(0) * ta.read(1)) + tf.reduce_sum(ta.stack())
+        return tape.gradient(y, x)
+    np.testing.assert_allclose(f(tf.constant([1.0, 2.0])).numpy(), [17.0, 29.0])  # 12x + 5
+
+
+def test_add_n_of_lists_checks_lengths():
+    from eagerflow.ops import _execute
+    a = tf.TensorArray(tf.float32, size=2).write(0, 1.0).flow
+    b = tf.TensorArray(tf.float32, size=3).flow
+    with pytest.raises(tf.errors.InvalidArgumentError, match="different lengths. One is 2 and the other is 3"):
+        _execute.execute1("AddN", [a, b])

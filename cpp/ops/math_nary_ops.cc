@@ -7,7 +7,7 @@ namespace ef {
 void check_add_n_inputs(const OpDef& op, const std::vector<DType>& dtypes, const std::vector<Shape>& shapes) {
   EF_INVALID(!dtypes.empty(), "AddN expects at least one input");
   for (size_t i = 1; i < dtypes.size(); ++i) check_same_dtype(op, dtypes[0], dtypes[i], static_cast<int>(i));
-  check_unary_type(op, dtypes[0], unary_types::kAddN);
+  if (dtypes[0] != DType::kVariant) check_unary_type(op, dtypes[0], unary_types::kAddN);  // variant: TensorLists
   for (size_t i = 1; i < shapes.size(); ++i) {
     const Shape &a = shapes[0], &b = shapes[i];
     bool same = !a.rank_known() || !b.rank_known() || a.rank() == b.rank();

@@ -1,6 +1,7 @@
 // CPU kernel for AddN: one pass over the output summing every input (integers wrap).
 #include <type_traits>
 
+#include "kernels/cpu/tensor_list.h"
 #include "kernels/cpu/broadcast.h"
 #include "ops/math_unary_ops.h"
 #include "ops/op_util.h"
@@ -44,6 +45,10 @@ void add_n_kernel(KernelContext& c) {
     shapes.push_back(t->shape());
   }
   check_add_n_inputs(c.op, dtypes, shapes);
+  if (dtypes[0] == DType::kVariant) {  // gradients of a TensorArray used twice
+    c.set_output(0, c.num_inputs() == 1 ? c.input(0) : add_tensor_lists(c.inputs));
+    return;
+  }
   if (c.num_inputs() == 1) {
     c.set_output(0, c.input(0));
     return;

@@ -8,10 +8,44 @@
 #include <cstring>
 
 #include "core/errors.h"
+#include "eager/execute.h"
 #include "kernels/cpu/tensor_list.h"
 #include "ops/registry.h"
 
 namespace ef {
+
+Tensor add_tensor_lists(const std::vector<Tensor>& lists) {
+  std::vector<const TensorList*> ls;
+  for (const Tensor& t : lists) {
+    const TensorList* l = t->dtype() == DType::kVariant && t->rank() == 0 ? t->resource<TensorList>() : nullptr;
+    if (!l) throw_error(Code::kInvalidArgument, "AddN of variants needs TensorList inputs");
+    ls.push_back(l);
+  }
+  const TensorList& first = *ls[0];
+  for (const TensorList* l : ls) {
+    if (l->element_dtype != first.element_dtype)
+      throw_error(Code::kInvalidArgument, "Trying to add two lists of tensors of different dtypes. One is ",
+                  tf_type_string(first.element_dtype), " and the other is ", tf_type_string(l->element_dtype));
+    if (l->elements.size() != first.elements.size())
+      throw_error(Code::kInvalidArgument, "Trying to add two lists of tensors with different lengths. One is ",
+                  first.elements.size(), " and the other is ", l->elements.size());
+  }
+  auto out = std::make_shared<TensorList>();
+  out->element_dtype = first.element_dtype;
+  out->element_shape = first.element_shape;
+  out->elements.resize(first.elements.size());
+  const OpDef& add = get_op("AddN");
+  std::vector<Tensor> set;
+  for (size_t i = 0; i < first.elements.size(); ++i) {
+    set.clear();
+    for (const TensorList* l : ls)
+      if (l->elements[i]) set.push_back(l->elements[i]);
+    if (set.size() == 1) out->elements.set(i, set[0]);
+    if (set.size() > 1) out->elements.set(i, run_kernel(add, select_kernel(add), set, Attrs())[0]);
+  }
+  return TensorImpl::variant(std::move(out));
+}
+
 namespace {
 
 const TensorList& input_list(const KernelContext& c, size_t i) {

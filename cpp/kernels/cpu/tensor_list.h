@@ -67,6 +67,10 @@ struct TensorList : std::enable_shared_from_this<TensorList> {
   int64_t max_num_elements = -1;  // EmptyTensorList's bound; -1 = none
 };
 
+// AddN of TensorLists (summing gradients of a TensorArray used twice): element-wise sums; unset
+// elements count as zeros. Lists must have the same length and element dtype (TF's messages).
+Tensor add_tensor_lists(const std::vector<Tensor>& lists);
+
 // Decodes an element_shape input: a scalar -1 is an unknown rank, a vector has -1 for unknown dims.
 inline Shape shape_from_tensor(const TensorImpl& t) {
   if (t.dtype() != DType::kInt32 && t.dtype() != DType::kInt64)
