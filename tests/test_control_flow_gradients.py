@@ -309,3 +309,31 @@ def test_random_values_in_branches_and_bodies_are_refused_not_recomputed():
             y = tf.cond(x > 0, lambda: x * r, lambda: x)
         return tape.gradient(y, x)
     assert float(h(tf.constant(1.0), tf.constant(0.25))) == 0.25
+
+
+def test_gradient_through_tensor_array_written_in_while_loop():
+    # dynamic_rnn's pattern: a TensorArray carried through tf.while_loop, stacked after it.
+    def run(x, w, h0):
+        ta = tf.TensorArray(tf.float64, size=x.shape[0])
+
+        def body(i, h, ta):
+            h = tf.tanh(x[i] * w + h)
+            return i + 1, h, ta.write(i, h)
+        _, _, ta = tf.while_loop(lambda i, h, ta: i < x.shape[0], body, (0, h0, ta))
+        return tf.reduce_sum(ta.stack() ** 2)
+
+    @tf.function
+    def grads(x, w, h0):
+        with tf.GradientTape() as tape:
+            tape.watch([w, h0])
+            y = run(x, w, h0)
+        return tape.gradient(y, [w, h0])
+
+    x = tf.constant([0.5, -1.0, 2.0, 0.25], tf.float64)
+    w, h0 = tf.constant(0.7, tf.float64), tf.constant(0.1, tf.float64)
+    gw, gh = grads(x, w, h0)
+    eps = 1e-6
+    num_w = (run(x, w + eps, h0) - run(x, w - eps, h0)) / (2 * eps)
+    num_h = (run(x, w, h0 + eps) - run(x, w, h0 - eps)) / (2 * eps)
+    np.testing.assert_allclose(gw.numpy(), num_w.numpy(), rtol=1e-6)
+    np.testing.assert_allclose(gh.numpy(), num_h.numpy(), rtol=1e-6)

@@ -1,5 +1,6 @@
 // CPU kernels: shape queries (Shape, Size, Rank) and creation ops (Fill, ZerosLike, OnesLike, Range,
 // LinSpace, OneHot).
+#include "kernels/cpu/tensor_list.h"
 #include "kernels/cpu/copy.h"
 #include "ops/array_shapes.h"
 
@@ -45,6 +46,10 @@ void fill_kernel(KernelContext& c) {
 
 void zeros_like_kernel(KernelContext& c) {
   const TensorImpl& x = *c.input(0);
+  if (x.dtype() == DType::kVariant) {  // a TensorList gradient that is zero: every element unset
+    c.set_output(0, zeros_like_tensor_list(x));
+    return;
+  }
   c.set_output(0, TensorImpl::zeros(x.dtype(), x.shape()));  // strings start empty
 }
 

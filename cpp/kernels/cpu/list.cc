@@ -14,6 +14,17 @@
 
 namespace ef {
 
+Tensor zeros_like_tensor_list(const TensorImpl& t) {
+  const TensorList* l = t.dtype() == DType::kVariant && t.rank() == 0 ? t.resource<TensorList>() : nullptr;
+  if (!l) throw_error(Code::kInvalidArgument, "ZerosLike of a variant needs a TensorList");
+  auto out = std::make_shared<TensorList>();
+  out->element_dtype = l->element_dtype;
+  out->element_shape = l->element_shape;
+  out->max_num_elements = l->max_num_elements;
+  out->elements.resize(l->elements.size());
+  return TensorImpl::variant(std::move(out));
+}
+
 Tensor add_tensor_lists(const std::vector<Tensor>& lists) {
   std::vector<const TensorList*> ls;
   for (const Tensor& t : lists) {

@@ -71,6 +71,9 @@ struct TensorList : std::enable_shared_from_this<TensorList> {
 // elements count as zeros. Lists must have the same length and element dtype (TF's messages).
 Tensor add_tensor_lists(const std::vector<Tensor>& lists);
 
+// ZerosLike of a TensorList: the same length, dtype and element shape, every element unset (zeros).
+Tensor zeros_like_tensor_list(const TensorImpl& list);
+
 // Decodes an element_shape input: a scalar -1 is an unknown rank, a vector has -1 for unknown dims.
 inline Shape shape_from_tensor(const TensorImpl& t) {
   if (t.dtype() != DType::kInt32 && t.dtype() != DType::kInt64)

@@ -23,8 +23,9 @@ from eagerflow.ops.function_grad import (building, check_recomputable, dims_of, 
 
 
 def _float_like(dtype):
+    """Dtypes whose values carry gradients through branches and loops (variant: TensorArrays)."""
     dtype = dtypes.as_dtype(dtype)
-    return dtype.is_floating or dtype.is_complex
+    return dtype.is_floating or dtype.is_complex or dtype == dtypes.variant
 
 
 def _int32(v):
