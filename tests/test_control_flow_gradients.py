@@ -337,3 +337,17 @@ def test_gradient_through_tensor_array_written_in_while_loop():
     num_h = (run(x, w, h0 + eps) - run(x, w, h0 - eps)) / (2 * eps)
     np.testing.assert_allclose(gw.numpy(), num_w.numpy(), rtol=1e-6)
     np.testing.assert_allclose(gh.numpy(), num_h.numpy(), rtol=1e-6)
+
+
+def test_second_order_gradient_through_while_loop():
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as t2:
+            t2.watch(x)
+            with tf.GradientTape() as t1:
+                t1.watch(x)
+                y = tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, v * x), (0, tf.constant(1.0)))[1]
+            g = t1.gradient(y, x)
+        return y, g, t2.gradient(g, x)
+    y, g, gg = f(tf.constant(2.0))  # x^3, 3x^2, 6x
+    assert (float(y), float(g), float(gg)) == (8.0, 12.0, 12.0)

@@ -90,9 +90,9 @@ def _zeros_for(x):
         if isinstance(x, Variable):
             return zeros(x.shape, x.dtype)
         shape = x._shape_tuple
-        if shape is not None and None not in shape:
+        if shape is not None and None not in shape and x.dtype != dtypes.variant:
             return zeros(shape, x.dtype)
-        return zeros_like(x)
+        return zeros_like(x)  # variant: a TensorList of the same length with every element unset
 
 
 def _ones_for(x):
