@@ -4,6 +4,7 @@
 #include <pybind11/pybind11.h>
 
 #include "core/tensor.h"
+#include "ops/attrs.h"
 
 namespace ef {
 namespace py = pybind11;
@@ -24,6 +25,10 @@ Tensor from_numpy(py::handle array);
 
 DType dtype_from_numpy(py::handle np_dtype);  // throws TypeError for unsupported dtypes
 py::dtype numpy_dtype(DType t);
+
+// An op call's attrs from a Python dict (ops.cc): ints, floats, bools, strs, DTypes, lists,
+// tensors, GraphFunctions.
+Attrs attrs_from_python(py::handle attrs);
 
 // Registers the Python fallback: fn(value, dtype_enum_or_None) -> Tensor.
 void set_convert_fallback(py::object fn);

@@ -33,6 +33,11 @@ struct CallEntry {
   int out_mode = 0;              // 0: returns None, 1: one tensor, 2: packer(list of outputs)
   py::object packer;
   bool exact = true;
+  // While a tape records: the call op that also returns the forward values its gradient reads
+  // (ConcreteFunction._saving_call_op), set the first time a taped call takes the Python path.
+  const OpDef* call_op = nullptr;
+  Attrs call_attrs;
+  size_t call_outputs = 0;  // the function's own outputs (the rest are the saved values)
 };
 
 template <typename T>
@@ -144,9 +149,7 @@ class FunctionCache {
     py::object miss = py::reinterpret_borrow<py::object>(Py_NotImplemented);
     // A call inside graph building joins the outer graph (Python path).
     const Context& ctx = thread_context();
-    // A recording tape takes the Python path too: the call is recorded as one call op that also
-    // returns the forward values its gradient reads (ConcreteFunction._call_flat builds it).
-    if (g_run_functions_eagerly || ctx.graph || ctx.tape_depth > 0) return miss;
+    if (g_run_functions_eagerly || ctx.graph) return miss;
     thread_local std::string key;  // only used before the plan runs, so re-entry is harmless
     key.clear();
     std::vector<Tensor> feeds;
@@ -157,7 +160,12 @@ class FunctionCache {
     ++hits_;
     feeds.insert(feeds.end(), e->captures.begin(), e->captures.end());
     std::vector<Tensor> out;
-    if (e->plan.plan->light()) {
+    if (ctx.tape_depth > 0) {
+      // One tape entry: the call op that also returns the values its gradient reads.
+      if (!e->call_op) return miss;
+      out = execute(*e->call_op, feeds, e->call_attrs);
+      out.resize(e->call_outputs);
+    } else if (e->plan.plan->light()) {
       out = e->plan.plan->run(feeds);
     } else {
       py::gil_scoped_release release;
@@ -173,11 +181,16 @@ class FunctionCache {
   // Remembers `plan` for calls with arguments like `args`; false when `args` cannot be keyed.
   // `exact`: the plan was traced for exactly this key (else it is the most specific trace the key is
   // a subtype of, which a later, more specific trace may replace: see clear_inexact).
+  // `call`: None, or (op type, attrs, number of own outputs) of the taped call (saving values).
   bool add(const py::tuple& args, const PlanRef& plan, std::vector<Tensor> captures, int out_mode,
-           py::object packer, bool exact) {
+           py::object packer, bool exact, py::object call) {
     std::string key;
     if (!encode_args(args.ptr(), key, nullptr)) return false;
-    if (entries_.count(key)) return true;
+    auto it = entries_.find(key);
+    if (it != entries_.end()) {
+      if (!call.is_none() && !it->second->call_op) set_call(*it->second, call);
+      return true;
+    }
     if (entries_.size() >= kMaxEntries) clear();  // bounded: hot signatures come back on their next call
     auto e = std::make_shared<CallEntry>();
     e->key = key;
@@ -186,8 +199,16 @@ class FunctionCache {
     e->out_mode = out_mode;
     e->packer = std::move(packer);
     e->exact = exact;
+    if (!call.is_none()) set_call(*e, call);
     entries_.emplace(std::move(key), std::move(e));
     return true;
+  }
+
+  static void set_call(CallEntry& e, const py::object& call) {
+    auto t = call.cast<py::tuple>();
+    e.call_attrs = attrs_from_python(t[1]);
+    e.call_outputs = t[2].cast<size_t>();
+    e.call_op = &get_op(t[0].cast<std::string>());
   }
 
   // The key `args` would have (bytes), or None: for tests and debugging.
@@ -242,7 +263,8 @@ void init_function(py::module_& m) {
       .def(py::init<>())
       .def("call", &FunctionCache::call)
       .def("add", &FunctionCache::add, py::arg("args"), py::arg("plan"), py::arg("captures"), py::arg("out_mode"),
-           py::arg("packer"), py::arg("exact") = true)
+           py::arg("packer"), py::arg("exact") = true,
+           py::arg("call") = py::none())
       .def("key_of", &FunctionCache::key_of)
       .def("clear", &FunctionCache::clear)
       .def("clear_inexact", &FunctionCache::clear_inexact)

@@ -66,12 +66,6 @@ AttrValue attr_from_python(py::handle v) {
   throw TypeError(str_cat("Unsupported attribute value: ", py::repr(v).cast<std::string>()));
 }
 
-Attrs attrs_from_python(py::handle attrs) {
-  Attrs a;
-  if (attrs.is_none()) return a;
-  for (auto kv : py::reinterpret_borrow<py::dict>(attrs)) a.set(kv.first.cast<std::string>(), attr_from_python(kv.second));
-  return a;
-}
 
 std::vector<Tensor> inputs_from_python(py::handle inputs) {
   std::vector<Tensor> out;
@@ -92,6 +86,13 @@ std::vector<Tensor> execute_maybe_released(const OpDef& op, const std::vector<Te
 }
 
 }  // namespace
+
+Attrs attrs_from_python(py::handle attrs) {
+  Attrs a;
+  if (attrs.is_none()) return a;
+  for (auto kv : py::reinterpret_borrow<py::dict>(attrs)) a.set(kv.first.cast<std::string>(), attr_from_python(kv.second));
+  return a;
+}
 
 void init_ops(py::module_& m) {
   py::class_<OpDef>(m, "OpDef")

@@ -105,7 +105,9 @@ class Function:
         tensor arguments themselves (no conversions, no tensors elsewhere)."""
         tensors = [a for a in args if type(a) is Tensor]
         if len(tensors) == len(flat) and all(a is b for a, b in zip(tensors, flat)):
-            self._fast.add(args, *cf._fast_call_spec(), exact)
+            # Under a tape, the entry also learns the taped call (saving forward values).
+            call = cf._saving_call_op() if _core.tape_depth() > 0 else None
+            self._fast.add(args, *cf._fast_call_spec(), exact, call)
 
     def _traced_function(self):
         """The function tracing runs: python_function converted by AutoGraph (autograph=True, once)."""
