@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -12,6 +13,27 @@
 namespace ef {
 
 namespace {
+
+// Waking a sleeping thread (futex + context switch) costs several microseconds, as much as a
+// small kernel: a worker that just finished spins briefly for the next region (ops of a step
+// come back to back), and the caller spins briefly for the workers before it blocks.
+constexpr auto kSpin = std::chrono::microseconds(50);
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+template <class Pred>
+bool spin_until(Pred pred) {
+  const auto until = std::chrono::steady_clock::now() + kSpin;
+  for (int i = 0;; ++i) {
+    if (pred()) return true;
+    cpu_relax();
+    if ((i & 63) == 63 && std::chrono::steady_clock::now() > until) return false;
+  }
+}
 
 class Pool {
  public:
@@ -48,13 +70,17 @@ class Pool {
     {
       std::lock_guard<std::mutex> l(mu_);
       task_ = body;
-      ++generation_;
+      generation_.fetch_add(1, std::memory_order_release);
     }
     cv_.notify_all();
     body();
+    auto finished = [&] { return done.load() == chunks && active_.load() == 0; };
+    spin_until(finished);
     {
+      // Checked again under the lock: a worker takes the task (and counts itself in active_) only
+      // under it, so none can start the task (which points into this frame) after it is cleared.
       std::unique_lock<std::mutex> l(mu_);
-      done_cv_.wait(l, [&] { return done.load() == chunks && active_ == 0; });
+      done_cv_.wait(l, finished);
       task_ = nullptr;
     }
     if (error) std::rethrow_exception(error);
@@ -64,19 +90,20 @@ class Pool {
   void loop() {
     uint64_t seen = 0;
     for (;;) {
+      spin_until([&] { return generation_.load(std::memory_order_acquire) != seen; });
       std::function<void()> task;
       {
         std::unique_lock<std::mutex> l(mu_);
-        cv_.wait(l, [&] { return stop_ || (generation_ != seen && task_); });
+        cv_.wait(l, [&] { return stop_ || (generation_.load() != seen && task_); });
         if (stop_) return;
-        seen = generation_;
+        seen = generation_.load();
         task = task_;
-        ++active_;
+        active_.fetch_add(1);
       }
       task();
       {
-        std::lock_guard<std::mutex> l(mu_);
-        --active_;
+        std::lock_guard<std::mutex> l(mu_);  // pairs with the caller's predicate check
+        active_.fetch_sub(1);
       }
       done_cv_.notify_all();
     }
@@ -86,8 +113,8 @@ class Pool {
   std::mutex mu_, run_mu_;
   std::condition_variable cv_, done_cv_;
   std::function<void()> task_;
-  uint64_t generation_ = 0;
-  int active_ = 0;
+  std::atomic<uint64_t> generation_{0};
+  std::atomic<int> active_{0};
   bool stop_ = false;
 };
 
