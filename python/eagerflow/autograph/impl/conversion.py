@@ -1,5 +1,6 @@
 """Converting a Python function: parse, run the converters, compile; cached per code object (the
 rewrite) and per function object (the function bound to its globals and closure)."""
+import linecache
 import sys
 import types
 import weakref
@@ -58,7 +59,10 @@ def is_user_function(fn):
     if ok is None:
         mod = (getattr(fn, "__module__", None) or "").split(".")[0]
         path = code.co_filename
+        # "<...>" files: interactive code, convertible when its source is known (IPython cells
+        # are put in linecache), not when it cannot be read (python -c, exec of a string).
         ok = not (mod in _SKIP_ROOTS or mod in sys.stdlib_module_names or "site-packages" in path
-                  or "dist-packages" in path or code.co_name == "<lambda>" or path.startswith("<"))
+                  or "dist-packages" in path or code.co_name == "<lambda>"
+                  or (path.startswith("<") and path not in linecache.cache))
         _allow_cache[code] = ok
     return ok and not getattr(fn, "__ag_converted__", False) and not getattr(fn, "__ag_do_not_convert__", False)
