@@ -122,29 +122,18 @@ for _name in ("Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual
     no_gradient(_name)
 
 
-@RegisterGradient("Floor")
-def _floor_grad(op, grad):
-    return [None]
+def _piecewise_constant_grad(op, grad):
+    """Floor, Ceil, Round, FloorDiv: TF registers a gradient that is None for every input."""
+    return [None] * len(op.inputs)
 
 
-@RegisterGradient("Ceil")
-def _ceil_grad(op, grad):
-    return [None]
-
-
-@RegisterGradient("Round")
-def _round_grad(op, grad):
-    return [None]
+for _name in ("Floor", "Ceil", "Round", "FloorDiv"):
+    RegisterGradient(_name)(_piecewise_constant_grad)
 
 
 @RegisterGradient("Sign")
 def _sign_grad(op, grad):
     return [creation_ops.zeros_like(op.inputs[0])]
-
-
-@RegisterGradient("FloorDiv")
-def _floordiv_grad(op, grad):
-    return [None, None]
 
 
 # --- pass-through -------------------------------------------------------------------------------
