@@ -135,6 +135,12 @@ def _cast_array(arr, dtype, value):
         return arr.astype(target)
 
 
+def _packable(value):
+    """A non-empty list holding graph tensors, while a graph is built (eager conversions skip the scan)."""
+    return (isinstance(value, (list, tuple)) and value and _core.current_graph() is not None
+            and _holds_symbolic(value))
+
+
 def _holds_symbolic(value):
     if isinstance(value, (list, tuple)):
         return any(_holds_symbolic(v) for v in value)
@@ -168,7 +174,7 @@ def _fallback(value, dtype_hint_enum):
     """Called by the C++ converter for values it does not handle itself."""
     if hasattr(value, "_as_tensor"):
         return value._as_tensor()
-    if isinstance(value, (list, tuple)) and value and _holds_symbolic(value):
+    if _packable(value):
         return _autopack(value, dtypes.as_dtype(dtype_hint_enum) if dtype_hint_enum is not None and
                          _first_tensor_dtype(value) is None else None)
     arr = _to_numpy(value)
@@ -217,7 +223,7 @@ def _convert_exact(value, dtype):
             raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype "
                              f"{t.dtype.name}: {t!r}")
         return t
-    if isinstance(value, (list, tuple)) and value and _holds_symbolic(value):
+    if _packable(value):
         return _autopack(value, dtype)
     if isinstance(value, (bool, int, float, complex, bytes, str)) and not isinstance(value, np.generic):
         arr = np.asarray(value, dtype=object if isinstance(value, (bytes, str)) else None)

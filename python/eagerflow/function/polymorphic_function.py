@@ -77,10 +77,9 @@ class Function:
         return self._call(args, kwargs)
 
     def _call(self, args, kwargs):
-        if _core.functions_run_eagerly() or _core.current_graph() is not None:
-            # Eager mode on request; inside another trace the body joins the outer graph.
-            if _core.functions_run_eagerly():
-                return self._python_function(*args, **kwargs)
+        if _core.functions_run_eagerly():  # eager mode on request
+            return self._python_function(*args, **kwargs)
+        if _core.current_graph() is not None:  # inside another trace the body joins the outer graph
             return self._traced_function()(*args, **kwargs)
         params, key = self._canonicalize(args, kwargs)
         with self._lock:  # tracing is serialized; plans run concurrently

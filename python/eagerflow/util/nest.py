@@ -1,9 +1,14 @@
 """tf.nest: flatten and rebuild nested structures (list, tuple, namedtuple, dict, dataclass-free)."""
 import collections.abc
 
+from eagerflow import _core
+
 
 def _is_namedtuple(x):
     return isinstance(x, tuple) and hasattr(type(x), "_fields")
+
+
+_LEAVES = (_core.Tensor, type(None), int, float, bool, str)
 
 
 def _is_custom(x):
@@ -13,6 +18,8 @@ def _is_custom(x):
 
 
 def is_nested(x):
+    if isinstance(x, _LEAVES):  # the common leaves, without the protocol lookup
+        return False
     return isinstance(x, (list, tuple, dict, collections.abc.Mapping)) or _is_custom(x)
 
 
@@ -44,7 +51,7 @@ def _flatten(x, out):
 
 
 def _rebuild(template, children):
-    if _is_custom(template):
+    if _is_custom(template):  # metadata of the template (its components are replaced)
         return type(template).__tf_unflatten__(template.__tf_flatten__()[0], tuple(children))
     if isinstance(template, collections.abc.Mapping):
         keys = sorted(template, key=_sort_key)
