@@ -19,17 +19,15 @@ from eagerflow.framework import dtypes
 from eagerflow.framework.gradient_registry import RegisterGradient
 from eagerflow.ops._execute import convert_to_tensor, execute, execute1
 from eagerflow.ops.function_grad import (building, check_recomputable, dims_of, entry_positions, function_op, new_graph, own,
-                                         placeholder_like, variable_zeros, vjp, zeros_like)
-
-
-def _float_like(dtype):
-    """Dtypes whose values carry gradients through branches and loops (variant: TensorArrays)."""
-    dtype = dtypes.as_dtype(dtype)
-    return dtype.is_floating or dtype.is_complex or dtype == dtypes.variant
+                                         placeholder_like, trainable, variable_zeros, vjp, zeros_like)
 
 
 def _int32(v):
     return convert_to_tensor(v, dtypes.int32._type_enum)
+
+
+def dims_of_shape(shape):
+    return None if shape.rank is None else shape.as_list()
 
 
 def _key(t):
@@ -51,8 +49,8 @@ class _IfBackward:
     def __init__(self, then_f, else_f, handles):
         templates = then_f.inputs()
         t_outs, e_outs = then_f.outputs(), else_f.outputs()
-        self.out_pos = [j for j, o in enumerate(t_outs) if _float_like(o.dtype)]
-        src_pos = [i for i, x in enumerate(templates) if _float_like(x.dtype)]
+        self.out_pos = [j for j, o in enumerate(t_outs) if trainable(o.dtype)]
+        src_pos = [i for i, x in enumerate(templates) if trainable(x.dtype)]
         positions = src_pos + [len(templates) + k for k in range(len(handles))]
         built = []
         for f in (then_f, else_f):
@@ -61,7 +59,7 @@ class _IfBackward:
             g = new_graph("%s_%s_grad" % (f.name, name))
             with building(g):
                 xs = [placeholder_like(g, t) for t in templates]
-                gs = [g.add_placeholder(t_outs[j]._dtype_enum, _merged_dims(t_outs[j], e_outs[j]), "grad")
+                gs = [g.add_placeholder(t_outs[j]._dtype_enum, dims_of_shape(t_outs[j].shape.most_specific_compatible_shape(e_outs[j].shape)), "grad")
                       for j in self.out_pos]
                 grads, _ = vjp(f, xs, src_pos, handles, self.out_pos, gs)
             built.append((g, xs, gs, dict(zip(positions, grads))))
@@ -75,13 +73,6 @@ class _IfBackward:
             fns.append(_core.GraphFunction(g, xs + gs, outs, g.name))
         self.then_fn, self.else_fn = fns
         self.op = function_op([b[0] for b in built], "If")
-
-
-def _merged_dims(a, b):
-    da, db = dims_of(a), dims_of(b)
-    if da is None or db is None or len(da) != len(db):
-        return None
-    return [x if x == y else None for x, y in zip(da, db)]
 
 
 def _if_grad(op, *grads):
@@ -142,13 +133,9 @@ class _WhileBackward:
         self.dims = [dims_of(p) for p in phs]
         self.invariant = [_key(o) == _key(p) for o, p in zip(body_outs, phs)]
         self.varying = [j for j in range(n) if not self.invariant[j]]
-        self.train = [j for j in range(n) if _float_like(self.dtypes[j])]
-        self.num_handles = len(handles)
+        self.train = [j for j in range(n) if trainable(self.dtypes[j])]
         self._build_accumulating(cond_f, body_f)
         self._build_backward(body_f, handles)
-
-    def _loop_placeholders(self, g):
-        return [g.add_placeholder(d._type_enum, dims, "loop_var") for d, dims in zip(self.dtypes, self.dims)]
 
     def _build_accumulating(self, cond_f, body_f):
         """While over [count, loop vars..., accumulators...]: the forward loop that also pushes the
@@ -170,9 +157,8 @@ class _WhileBackward:
                     new_lv = _core.inline_function(body_f, lv)
                     outs = [execute1("AddV2", [count, _int32(1)])] + list(new_lv) + pushed
             fns.append((g, _core.GraphFunction(g, phs, [own(g, t) for t in outs], g.name)))
-        self.acc_cond, self.acc_body = fns[0][1], fns[1][1]
         self.acc_op = function_op([fns[0][0], fns[1][0]], "While")
-        self.acc_attrs = {"T": [d for d, _ in specs], "cond": self.acc_cond, "body": self.acc_body,
+        self.acc_attrs = {"T": [d for d, _ in specs], "cond": fns[0][1], "body": fns[1][1],
                           "output_shapes": [dims for _, dims in specs], "parallel_iterations": 10}
 
     def _build_backward(self, body_f, handles):
@@ -183,7 +169,6 @@ class _WhileBackward:
         specs = ([(dtypes.int32, []), (dtypes.int32, [])] + [(self.dtypes[j], self.dims[j]) for j in train]
                  + [(None, h) for h in handles] + [(dtypes.variant, [])] * len(varying)
                  + [(self.dtypes[j], self.dims[j]) for j in inv_pos])
-        self.grad_types = [self.dtypes[j] for j in train]
         g = new_graph(body_f.name + "_grad_body")
         with building(g):
             phs = []
@@ -214,8 +199,6 @@ class _WhileBackward:
             new_handles = [gh if gr is None else execute1("AddV2", [gh, gr])
                            for gh, gr in zip(g_handles, grads[len(train):])]
             outs = ([execute1("AddV2", [i, _int32(1)]), count] + new_train + new_handles + list(accs) + list(invs))
-            self.handle_types = [p.dtype for p in g_handles]
-            self.handle_dims = [dims_of(p) for p in g_handles]
         body = _core.GraphFunction(g, phs, [own(g, t) for t in outs], g.name)
         cg = new_graph(body_f.name + "_grad_cond")
         with building(cg):

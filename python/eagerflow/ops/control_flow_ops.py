@@ -84,12 +84,6 @@ def _unify_captures(branches):
     return outer, per_branch
 
 
-def _most_specific_compatible(a, b):
-    if a.rank is None or b.rank is None or a.rank != b.rank:
-        return TensorShape(None)
-    return TensorShape([x if x == y else None for x, y in zip(a.as_list(), b.as_list())])
-
-
 # ----------------------------------------------------------------------------------------- cond
 
 def cond(pred, true_fn=None, false_fn=None, name=None):
@@ -117,7 +111,7 @@ def _build_if(pred, true_fn, false_fn, name):
     outer, phs = _unify_captures([tb, fb])
     t_out = [o for o in tb.outputs if o is not None]
     f_out = [o for o in fb.outputs if o is not None]
-    shapes = [_most_specific_compatible(a.shape, b.shape) for a, b in zip(t_out, f_out)]
+    shapes = [a.shape.most_specific_compatible_shape(b.shape) for a, b in zip(t_out, f_out)]
     stateful = tb.graph._graph.stateful_nodes() or fb.graph._graph.stateful_nodes()
     attrs = {
         "Tcond": dtypes.bool,

@@ -1,15 +1,14 @@
 """Gradients of function calls (PartitionedCall / StatefulPartitionedCall), and the helpers that
-control_flow_grad.py shares: building a gradient graph by inlining a GraphFunction under a tape.
+control_flow_grad.py shares: building a gradient graph by running a GraphFunction under a tape.
 
 A call of a traced function is one tape entry whose inputs are the call's tensors followed by the
-variables the function reads (the tape appends them: graphs hold variable handles as Consts). Its
-gradient is one call of a backward GraphFunction, built once per forward function and cached: a
-graph with placeholders for the forward inputs and the output gradients in which the forward
-function's nodes are re-executed (`_core.inline_function`) under a GradientTape, whose gradient
-w.r.t. the inputs and variables are the backward function's outputs. The forward values are
-recomputed inside the backward function (rather than saved by the forward call), so ops with
-side effects that feed an output (random ops) see new values there; side-effect-only nodes
-(assignments, prints) are not re-run.
+variables the function reads (the tape appends them: graphs hold variable handles as Consts). A
+call recorded by ConcreteFunction also returns the forward values its gradient reads: the backward
+function (_SavedBackward, built once per function) comes from replaying the forward graph on a tape
+with placeholder outputs (`_core.replay_function`), so it takes those values as inputs rather than
+recomputing them. A plain call, or a gradient that reaches the saved values (higher order), uses
+_CallBackward instead, which re-executes the forward nodes (`_core.inline_function`) inside the
+backward function; side-effect-only nodes (assignments, prints) are not re-run.
 """
 import contextlib
 
