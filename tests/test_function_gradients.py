@@ -202,7 +202,7 @@ def test_backward_function_is_built_once_per_concrete_function():
     op, attrs, n_out = cf._saving_call_op()
     assert cf._saving_call_op() is cf._saving_call_op() and n_out == 1
     b = _core.function_grad_cache_get([attrs["f"]], "saved")
-    assert isinstance(b, function_grad._SavedBackward)
+    assert isinstance(b, function_grad._CallBackward) and b.fn is not None
     # The forward call returns sin(x) (a value Mul's gradient reads) besides x * sin(x).
     assert len(attrs["Tout"]) > 1
 

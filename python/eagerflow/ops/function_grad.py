@@ -4,7 +4,7 @@ control_flow_grad.py shares: building a gradient graph by running a GraphFunctio
 A call of a traced function is one tape entry whose inputs are the call's tensors followed by the
 variables the function reads (the tape appends them: graphs hold variable handles as Consts). A
 call recorded by ConcreteFunction also returns the forward values its gradient reads: the backward
-function (_SavedBackward, built once per function) comes from replaying the forward graph on a tape
+function (_CallBackward with save=True, built once per function) comes from replaying the forward graph on a tape
 with placeholder outputs (`_core.replay_function`), so it takes those values as inputs rather than
 recomputing them. A plain call, or a gradient that reaches the saved values (higher order), uses
 _CallBackward instead, which re-executes the forward nodes (`_core.inline_function`) inside the
@@ -74,7 +74,7 @@ def variable_zeros(handle):
     return zeros_like(execute1("ReadVariableOp", [handle], {"dtype": v.dtype if v is not None else dtypes.float32}))
 
 
-def vjp(fn, args, src_pos, handles, out_pos, out_grads):
+def vjp(fn, args, src_pos, handles, out_pos, out_grads, run=_core.inline_function):
     """In the graph being built: re-executes GraphFunction `fn` on `args` under a tape and returns
     the gradients (None where unconnected) of its outputs `out_pos` (weighted by `out_grads`)
     w.r.t. `args[i]` for i in `src_pos`, then w.r.t. each resource handle in `handles`."""
@@ -84,7 +84,7 @@ def vjp(fn, args, src_pos, handles, out_pos, out_grads):
             tape.watch(args[i])
         for h in handles:
             tape.watch(h)
-        outs = _core.inline_function(fn, list(args))
+        outs = run(fn, list(args))
     if not out_pos:
         return [None] * (len(src_pos) + len(handles)), outs
     sources = [args[i] for i in src_pos] + list(handles)
@@ -135,32 +135,56 @@ def function_op(graphs, kind):
 
 class _CallBackward:
     """The backward function of one forward function: inputs (forward inputs, gradients of the
-    outputs in `out_pos`), outputs the gradients of the op inputs in `grad_pos`."""
+    outputs in `out_pos`, then with `save` the saved forward values), outputs the gradients of the
+    op inputs in `grad_pos`. Without `save` the forward nodes are re-executed inside it
+    (`_core.inline_function`); with `save` they are replayed on the tape with placeholder outputs
+    (`_core.replay_function`) and the values the gradient reads become inputs, which the forward
+    call returns as extra outputs (`forward`): nothing is recomputed."""
 
-    __slots__ = ("fn", "op", "attrs", "out_pos", "grad_pos")
+    __slots__ = ("n_out", "out_pos", "grad_pos", "fn", "op", "attrs", "_saved_endpoints")
 
-    def __init__(self, f):
+    def __init__(self, f, save=False):
         f_inputs, f_outputs = f.inputs(), f.outputs()
         handles = _core.implicit_resource_inputs([f])
         g = new_graph("__backward_" + f.name)
+        replayed = []  # (placeholder, endpoint of f) per replayed value
+
+        def replay(fn, args):
+            outs, phs, endpoints = _core.replay_function(fn, args)
+            replayed.extend(zip(phs, endpoints))
+            return outs
         with building(g):
             xs = [placeholder_like(g, t) for t in f_inputs]
             self.out_pos = [j for j, o in enumerate(f_outputs) if trainable(o.dtype)]
             gs = [placeholder_like(g, f_outputs[j]) for j in self.out_pos]
             src_pos = [i for i, x in enumerate(xs) if trainable(x.dtype)]
-            grads, _ = vjp(f, xs, src_pos, handles, self.out_pos, gs)
+            grads, _ = vjp(f, xs, src_pos, handles, self.out_pos, gs, run=replay if save else _core.inline_function)
         n = len(f_inputs)
         positions = src_pos + [n + k for k in range(len(handles))]
         kept = [(p, gr) for p, gr in zip(positions, grads) if gr is not None]
         self.grad_pos = [p for p, _ in kept]
         outputs = [own(g, gr) for _, gr in kept]
-        self.fn = _core.GraphFunction(g, xs + gs, outputs, g.name) if outputs else None
+        # The replayed values the gradient reads: those some node (or an output) takes as input.
+        read = {t.name for node in g.nodes() for t in node.inputs()} | {t.name for t in outputs} if replayed else ()
+        saved = [(ph, ep) for ph, ep in replayed if ph.name in read]
+        inputs = xs + gs + [ph for ph, _ in saved]
+        self.n_out = len(f_outputs)
+        self.fn = _core.GraphFunction(g, inputs, outputs, g.name) if outputs else None
         self.op = function_op([g], "PartitionedCall")
-        self.attrs = {"Tin": [t.dtype for t in xs + gs], "Tout": [t.dtype for t in outputs], "f": self.fn}
+        self.attrs = {"Tin": [t.dtype for t in inputs], "Tout": [t.dtype for t in outputs], "f": self.fn}
+        self._saved_endpoints = [ep for _, ep in saved]
+
+    def forward(self, f, call_op):
+        """(op type, attrs) of the forward call of `f` that also returns the saved values."""
+        outs = f.outputs() + self._saved_endpoints
+        f_aug = _core.GraphFunction(f.graph, f.inputs(), outs, f.name)
+        self._saved_endpoints = None  # the backward must not keep f's graph alive through them
+        _core.function_grad_cache_set([f_aug], "saved", self)
+        return call_op, {"Tin": [t.dtype for t in f.inputs()], "Tout": [t.dtype for t in outs], "f": f_aug}
 
 
 def call_backward(f):
-    """The cached _CallBackward of GraphFunction `f`."""
+    """The cached _CallBackward of GraphFunction `f` (recomputing its forward values)."""
     b = _core.function_grad_cache_get([f], "call")
     if b is None:
         b = _CallBackward(f)
@@ -168,61 +192,10 @@ def call_backward(f):
     return b
 
 
-class _SavedBackward:
-    """The backward function of a forward call that saved its values: `f_aug` returns f's outputs
-    and then the forward values the gradient reads, which the backward function takes as inputs
-    (nothing is recomputed: random ops and variable reads keep the forward's values). Built by
-    replaying f's nodes on a tape with placeholder outputs (_core.replay_function)."""
-
-    __slots__ = ("n_in", "n_out", "out_pos", "grad_pos", "fn", "op", "attrs", "_saved_endpoints")
-
-    def __init__(self, f):
-        from eagerflow.eager.backprop import GradientTape
-        f_inputs, f_outputs = f.inputs(), f.outputs()
-        handles = _core.implicit_resource_inputs([f])
-        g = new_graph("__backward_" + f.name)
-        with building(g):
-            xs = [placeholder_like(g, t) for t in f_inputs]
-            self.out_pos = [j for j, o in enumerate(f_outputs) if trainable(o.dtype)]
-            gs = [placeholder_like(g, f_outputs[j]) for j in self.out_pos]
-            src_pos = [i for i, x in enumerate(xs) if trainable(x.dtype)]
-            with GradientTape(persistent=False, watch_accessed_variables=False) as tape:
-                for i in src_pos:
-                    tape.watch(xs[i])
-                for h in handles:
-                    tape.watch(h)
-                outs, phs, endpoints = _core.replay_function(f, list(xs))
-            sources = [xs[i] for i in src_pos] + list(handles)
-            grads = (tape.gradient([outs[j] for j in self.out_pos], sources, output_gradients=gs)
-                     if self.out_pos and sources else [None] * len(sources))
-        n = len(f_inputs)
-        positions = src_pos + [n + k for k in range(len(handles))]
-        kept = [(p, gr) for p, gr in zip(positions, grads) if gr is not None]
-        self.grad_pos = [p for p, _ in kept]
-        outputs = [own(g, gr) for _, gr in kept]
-        # The replayed values the gradient reads: those some node (or an output) takes as input.
-        read = {t.name for node in g.nodes() for t in node.inputs()} | {t.name for t in outputs}
-        saved = [(ph, ep) for ph, ep in zip(phs, endpoints) if ph.name in read]
-        self.n_in, self.n_out = n, len(f_outputs)
-        self.fn = _core.GraphFunction(g, xs + gs + [ph for ph, _ in saved], outputs, g.name) if outputs else None
-        self.op = function_op([g], "PartitionedCall")
-        self.attrs = {"Tin": [t.dtype for t in xs + gs] + [ph.dtype for ph, _ in saved],
-                      "Tout": [t.dtype for t in outputs], "f": self.fn}
-        self._saved_endpoints = [ep for _, ep in saved]
-
-    def forward(self, f, call_op):
-        """(op type, attrs) of the forward call of `f` that also returns the saved values."""
-        outs = f.outputs() + self._saved_endpoints
-        f_aug = _core.GraphFunction(f.graph, f.inputs(), outs, f.name)
-        del self._saved_endpoints  # the backward must not keep f's graph alive through them
-        _core.function_grad_cache_set([f_aug], "saved", self)
-        return call_op, {"Tin": [t.dtype for t in f.inputs()], "Tout": [t.dtype for t in outs], "f": f_aug}
-
-
 def saving_call(f, call_op):
     """(op type, attrs, number of f's own outputs) of a call of GraphFunction `f` recorded on a tape:
     the call also returns the forward values its gradient needs (built once per function)."""
-    b = _SavedBackward(f)
+    b = _CallBackward(f, save=True)
     op, attrs = b.forward(f, call_op)
     return op, attrs, b.n_out
 
