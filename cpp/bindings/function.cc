@@ -3,6 +3,7 @@
 // released (kept for a few tiny elementwise steps, see Plan::light). Only exact keys are looked up here;
 // anything it cannot key (nested structures, kwargs, Variables, ...) or has not seen goes to Python,
 // which does the TraceType subtype lookup (function_cache.py) and then adds the key.
+#include <optional>
 #include <pybind11/stl.h>
 
 #include <cstring>
@@ -157,19 +158,21 @@ class FunctionCache {
     if (!encode_args(args.ptr(), key, &feeds)) return miss;
     std::shared_ptr<CallEntry> e = find(key);
     if (!e) return miss;
+    const bool taped = ctx.tape_depth > 0;
+    if (taped && !e->call_op) return miss;  // the Python path sets up the taped call first
     ++hits_;
     feeds.insert(feeds.end(), e->captures.begin(), e->captures.end());
     std::vector<Tensor> out;
-    if (ctx.tape_depth > 0) {
-      // One tape entry: the call op that also returns the values its gradient reads.
-      if (!e->call_op) return miss;
-      out = execute(*e->call_op, feeds, e->call_attrs);
-      out.resize(e->call_outputs);
-    } else if (e->plan.plan->light()) {
-      out = e->plan.plan->run(feeds);
-    } else {
-      py::gil_scoped_release release;
-      out = e->plan.plan->run(feeds);
+    {
+      std::optional<py::gil_scoped_release> release;  // small plans keep the GIL: cheaper
+      if (!e->plan.plan->light()) release.emplace();
+      if (taped) {
+        // One tape entry: the call op that also returns the values its gradient reads.
+        out = execute(*e->call_op, feeds, e->call_attrs);
+        out.resize(e->call_outputs);
+      } else {
+        out = e->plan.plan->run(std::move(feeds));
+      }
     }
     switch (e->out_mode) {
       case 0: return py::none();

@@ -4,7 +4,6 @@
 #include <pybind11/stl.h>
 
 #include "bindings/bindings.h"
-#include "core/buffer_pool.h"
 #include "core/errors.h"
 #include "eager/check_numerics.h"
 #include "kernels/cpu/py_func.h"
@@ -41,9 +40,6 @@ void init_py_func(py::module_& m) {
   m.def("register_py_func", [](py::object fn) {
     std::shared_ptr<py::object> f = hold(std::move(fn));
     return register_py_func([f](const std::vector<Tensor>& inputs) {
-      // Eager ops in the callback are not plan steps: no buffer pool, no input forwarding
-      // (a tape recording them must see their inputs unchanged).
-      BufferPoolScope no_pool(nullptr);
       py::gil_scoped_acquire gil;
       py::object r;
       try {

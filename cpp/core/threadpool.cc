@@ -67,9 +67,10 @@ class Pool {
         done.fetch_add(1);
       }
     };
+    const std::function<void()> task = body;
     {
       std::lock_guard<std::mutex> l(mu_);
-      task_ = body;
+      task_ = &task;  // this frame outlives every worker's use (see below)
       generation_.fetch_add(1, std::memory_order_release);
     }
     cv_.notify_all();
@@ -91,7 +92,7 @@ class Pool {
     uint64_t seen = 0;
     for (;;) {
       spin_until([&] { return generation_.load(std::memory_order_acquire) != seen; });
-      std::function<void()> task;
+      const std::function<void()>* task = nullptr;
       {
         std::unique_lock<std::mutex> l(mu_);
         cv_.wait(l, [&] { return stop_ || (generation_.load() != seen && task_); });
@@ -100,7 +101,7 @@ class Pool {
         task = task_;
         active_.fetch_add(1);
       }
-      task();
+      (*task)();
       {
         std::lock_guard<std::mutex> l(mu_);  // pairs with the caller's predicate check
         active_.fetch_sub(1);
@@ -112,7 +113,7 @@ class Pool {
   std::vector<std::thread> threads_;
   std::mutex mu_, run_mu_;
   std::condition_variable cv_, done_cv_;
-  std::function<void()> task_;
+  const std::function<void()>* task_ = nullptr;  // the running region's body (the caller's frame)
   std::atomic<uint64_t> generation_{0};
   std::atomic<int> active_{0};
   bool stop_ = false;

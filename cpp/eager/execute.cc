@@ -67,11 +67,11 @@ std::vector<Tensor> run_kernel(const OpDef& op, KernelFn kernel, const std::vect
 }
 
 void run_kernel_into(const OpDef& op, KernelFn kernel, const std::vector<Tensor>& inputs, const Attrs& attrs,
-                     std::vector<Tensor>& outputs) {
+                     std::vector<Tensor>& outputs, bool may_forward) {
   outputs.clear();
   // The kernel fills `outputs` in place: a caller that reuses the vector keeps its capacity, so
   // the executor's steps allocate no vectors.
-  KernelContext kc{op, inputs, attrs, std::move(outputs)};
+  KernelContext kc{op, inputs, attrs, std::move(outputs), may_forward};
   try {
     kernel(kc);
   } catch (const OpError& e) {

@@ -21,8 +21,9 @@ Tensor execute1(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs&
 std::vector<Tensor> run_kernel(const OpDef& op, KernelFn kernel, const std::vector<Tensor>& inputs,
                                const Attrs& attrs);
 // Same, writing into `outputs` (cleared first; its capacity is reused across calls).
+// `may_forward`: the plan executor's steps (KernelContext::may_forward).
 void run_kernel_into(const OpDef& op, KernelFn kernel, const std::vector<Tensor>& inputs, const Attrs& attrs,
-                     std::vector<Tensor>& outputs);
+                     std::vector<Tensor>& outputs, bool may_forward = false);
 // The kernel for `op` on the context's device (CPU as the soft-placement fallback).
 KernelFn select_kernel(const OpDef& op);
 

@@ -99,8 +99,6 @@ void Plan::finish_steps() {
       }
     }
     s.release = std::move(keep);
-    max_inputs_ = std::max(max_inputs_, s.in.size());
-    max_outputs_ = std::max(max_outputs_, s.out.size());
   }
   constexpr size_t kLightSteps = 32;
   constexpr int64_t kLightElements = 16384;
@@ -140,10 +138,10 @@ void Plan::own_passed_through_inputs(const Step& s, const std::vector<Tensor>& s
   }
 }
 
-std::vector<Tensor> Plan::run(const std::vector<Tensor>& feeds) const {
-  std::vector<Tensor> in(feeds), result;
+std::vector<Tensor> Plan::run(std::vector<Tensor> feeds) const {
+  std::vector<Tensor> result;
   Workspace ws;
-  run(in, ws, result);
+  run(feeds, ws, result);
   return result;
 }
 
@@ -191,7 +189,7 @@ void Plan::run(std::vector<Tensor>& feeds, Workspace& ws, std::vector<Tensor>& r
       }
     }
     try {
-      run_kernel_into(*s.node->op, s.kernel, inputs, s.node->attrs, out);
+      run_kernel_into(*s.node->op, s.kernel, inputs, s.node->attrs, out, memory_planning_);
       if (check_numerics_enabled()) check_numerics_graph(*s.node, out);  // tf.debugging.enable_check_numerics
     } catch (const OpError& e) {
       inputs.clear();

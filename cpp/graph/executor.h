@@ -15,7 +15,7 @@ class Plan {
   // The plan runs an optimized copy of `g` (see graph/passes/optimize.h).
   Plan(const Graph& g, const std::vector<Node*>& feeds, const std::vector<Endpoint>& fetches,
        const std::vector<Node*>& targets);
-  std::vector<Tensor> run(const std::vector<Tensor>& feeds) const;
+  std::vector<Tensor> run(std::vector<Tensor> feeds) const;  // move feeds in when done with them
   // Scratch vectors a caller keeps across runs of one plan (loop bodies run it per iteration:
   // no allocation per run).
   struct Workspace {
@@ -45,8 +45,6 @@ class Plan {
   void finish_steps();
   static void own_passed_through_inputs(const Step& s, const std::vector<Tensor>& slots, std::vector<Tensor>& inputs,
                                         std::vector<Tensor>& out);
-  size_t max_inputs_ = 0;
-  size_t max_outputs_ = 0;
   bool light_ = false;
   std::vector<Step> steps_;
   std::vector<int> feed_slots_;

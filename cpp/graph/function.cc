@@ -5,12 +5,6 @@
 
 namespace ef {
 
-bool GraphFunction::stateful() const {
-  for (const auto& n : graph->nodes())
-    if (n->op->stateful) return true;
-  return false;
-}
-
 const Plan& GraphFunction::plan() const {
   std::call_once(once_, [this] {
     std::vector<Node*> targets(graph->stateful_nodes().begin(), graph->stateful_nodes().end());

@@ -18,14 +18,20 @@ struct GraphFunction {
   std::string name;
 
   GraphFunction(std::shared_ptr<Graph> g, std::vector<Node*> in, std::vector<Endpoint> out, std::string n)
-      : graph(std::move(g)), inputs(std::move(in)), outputs(std::move(out)), name(std::move(n)) {}
+      : graph(std::move(g)),
+        inputs(std::move(in)),
+        outputs(std::move(out)),
+        name(std::move(n)),
+        stateful_(!graph->stateful_nodes().empty()) {}
 
   // Any stateful node (print, variable assign, random): callers are stateful too (If vs StatelessIf).
-  bool stateful() const;
+  // The graph is complete when a function is made of it, so this is decided once.
+  bool stateful() const { return stateful_; }
   // The compiled plan (built once, on first use, with the optimizer options of that moment).
   const Plan& plan() const;
 
  private:
+  const bool stateful_;
   mutable std::once_flag once_;
   mutable std::shared_ptr<Plan> plan_;
 };

@@ -57,24 +57,21 @@ std::vector<const OpDef*> all_ops() {
   return v;
 }
 
-TensorImpl* KernelContext::allocate_output(size_t i, DType dtype, const Shape& shape) {
+TensorImpl* KernelContext::allocate_output(size_t i, DType dtype, const Shape& shape, bool forward) {
   if (outputs.size() <= i) outputs.resize(i + 1);
-  if (BufferPool* pool = current_buffer_pool()) {  // inside a plan run: reuse a released buffer
-    // An elementwise op may write into an input that only it holds (the plan moved its slot in:
-    // its last reader), as TF's forward_input_or_allocate_output: no allocation per step. Only
-    // inside plans: eager inputs may still be needed by a gradient tape.
-    if (op.elementwise && dtype != DType::kString) {
-      for (const Tensor& in : inputs) {
-        bool taken = false;
-        for (const Tensor& o : outputs) taken |= o.get() == in.get();
-        if (taken || in.use_count() != 1 || in->dtype() != dtype || in->is_symbolic() || !(in->shape() == shape)) continue;
-        if (in->buffer() && in->buffer().use_count() != 1) continue;  // a view shares the bytes
-        // Lent for now (the kernel still reads the input); after the kernel the executor hands
-        // the consumed input's ownership to this output (no reference-count traffic).
-        outputs[i] = Tensor(Tensor(), in.get());
-        return outputs[i].get();
-      }
+  if (forward && may_forward && op.elementwise && dtype != DType::kString) {
+    for (const Tensor& in : inputs) {
+      bool taken = false;
+      for (const Tensor& o : outputs) taken |= o.get() == in.get();
+      if (taken || in.use_count() != 1 || in->dtype() != dtype || in->is_symbolic() || !(in->shape() == shape)) continue;
+      if (in->buffer() && in->buffer().use_count() != 1) continue;  // a view shares the bytes
+      // Lent for now (the kernel still reads the input); after the kernel the executor hands
+      // the consumed input's ownership to this output (no reference-count traffic).
+      outputs[i] = Tensor(Tensor(), in.get());
+      return outputs[i].get();
     }
+  }
+  if (BufferPool* pool = current_buffer_pool()) {  // inside a plan run: reuse a released buffer
     if (Tensor t = pool->make(dtype, shape)) {
       outputs[i] = std::move(t);
       return outputs[i].get();

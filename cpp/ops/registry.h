@@ -19,12 +19,16 @@ struct KernelContext {
   const std::vector<Tensor>& inputs;
   const Attrs& attrs;
   std::vector<Tensor> outputs;
+  // Set by the plan executor: an input only this step holds (its slot was moved in) may become an
+  // elementwise op's output (TF's forward_input_or_allocate_output). Never for eager calls: a
+  // gradient tape may still need their inputs.
+  bool may_forward = false;
 
   const Tensor& input(size_t i) const { return inputs[i]; }
   size_t num_inputs() const { return inputs.size(); }
-  // Inside plans, an elementwise op's output may be a consumed input's memory (forwarding): a
-  // kernel that writes an output before reading all of its inputs must allocate its own.
-  TensorImpl* allocate_output(size_t i, DType dtype, const Shape& shape);
+  // `forward`: whether the output may be a consumed input's memory (see may_forward). A kernel
+  // that writes an output before reading all of its inputs passes false.
+  TensorImpl* allocate_output(size_t i, DType dtype, const Shape& shape, bool forward = true);
   void set_output(size_t i, Tensor t);
 };
 

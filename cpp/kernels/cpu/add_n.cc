@@ -3,6 +3,7 @@
 
 #include "kernels/cpu/tensor_list.h"
 #include "kernels/cpu/broadcast.h"
+#include "kernels/cpu/wrapping.h"
 #include "ops/math_unary_ops.h"
 #include "ops/op_util.h"
 
@@ -11,16 +12,6 @@ namespace ef {
 void check_add_n_inputs(const OpDef& op, const std::vector<DType>& dtypes, const std::vector<Shape>& shapes);
 
 namespace {
-
-template <class T>
-T wrap_add(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    using U = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
-    return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-  } else {
-    return a + b;
-  }
-}
 
 template <class T>
 void add_n_typed(const std::vector<Tensor>& in, TensorImpl& out) {
@@ -45,12 +36,12 @@ void add_n_kernel(KernelContext& c) {
     shapes.push_back(t->shape());
   }
   check_add_n_inputs(c.op, dtypes, shapes);
-  if (dtypes[0] == DType::kVariant) {  // gradients of a TensorArray used twice
-    c.set_output(0, c.num_inputs() == 1 ? c.input(0) : add_tensor_lists(c.inputs));
-    return;
-  }
   if (c.num_inputs() == 1) {
     c.set_output(0, c.input(0));
+    return;
+  }
+  if (dtypes[0] == DType::kVariant) {  // gradients of a TensorArray used twice
+    c.set_output(0, add_tensor_lists(c.inputs));
     return;
   }
   TensorImpl* out = c.allocate_output(0, dtypes[0], shapes[0]);

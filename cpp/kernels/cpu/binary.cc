@@ -7,40 +7,12 @@
 #include "kernels/cpu/broadcast.h"
 #include "kernels/cpu/elementwise_blocks.h"
 #include "kernels/cpu/predicate_blocks.h"
+#include "kernels/cpu/wrapping.h"
 #include "ops/op_util.h"
 
 namespace ef {
 namespace {
 
-template <typename T>
-using Unsigned = std::make_unsigned_t<std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>>;
-// At least as wide as unsigned int: uint8/uint16 products would otherwise promote to (signed)
-// int and overflow, which is undefined.
-template <typename T>
-using WideUnsigned = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, Unsigned<T>>;
-
-// Wrapping integer arithmetic (signed overflow is undefined in C++, defined in TF).
-template <typename T>
-inline T wrap_add(T a, T b) {
-  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
-    return static_cast<T>(static_cast<Unsigned<T>>(a) + static_cast<Unsigned<T>>(b));
-  else
-    return a + b;
-}
-template <typename T>
-inline T wrap_sub(T a, T b) {
-  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
-    return static_cast<T>(static_cast<Unsigned<T>>(a) - static_cast<Unsigned<T>>(b));
-  else
-    return a - b;
-}
-template <typename T>
-inline T wrap_mul(T a, T b) {
-  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
-    return static_cast<T>(static_cast<WideUnsigned<T>>(a) * static_cast<WideUnsigned<T>>(b));
-  else
-    return a * b;
-}
 
 template <typename T>
 inline bool is_nan(T v) {

@@ -22,7 +22,7 @@ void if_kernel(KernelContext& c) {
   const bool pred = tensor_truth(c.input(0));
   const GraphFunction& f = function_attr(c, pred ? "then_branch" : "else_branch");
   std::vector<Tensor> args(c.inputs.begin() + 1, c.inputs.end());
-  set_outputs(c, f.plan().run(args));
+  set_outputs(c, f.plan().run(std::move(args)));
 }
 
 void call_kernel(KernelContext& c) { set_outputs(c, function_attr(c, "f").plan().run(c.inputs)); }

@@ -6,7 +6,6 @@
 #include <new>
 #include <vector>
 
-#include "core/buffer_pool.h"
 #include "core/errors.h"
 #include "kernels/cpu/broadcast.h"
 #include "kernels/cpu/elementwise_blocks.h"
@@ -128,15 +127,9 @@ void run_typed(KernelContext& c, const Compiled& p, const Shape& shape) {
   for (int i = 0; i < k; ++i) in[i] = c.input(i)->template data<T>();
   std::vector<T*> out;
   const size_t num_out = p.num_outputs;
-  // Fresh outputs (never a forwarded input): the program stores an output before it has read
-  // every input, so an output may not share an input's memory.
-  for (size_t o = 0; o < num_out; ++o) {
-    Tensor t;
-    if (BufferPool* pool = current_buffer_pool()) t = pool->make(DTypeOf<T>::value, shape);
-    if (!t) t = TensorImpl::empty(DTypeOf<T>::value, shape);
-    out.push_back(t->template data<T>());
-    c.set_output(o, std::move(t));
-  }
+  // Never a forwarded input: the program stores an output before it has read every input.
+  for (size_t o = 0; o < num_out; ++o)
+    out.push_back(c.allocate_output(o, DTypeOf<T>::value, shape, /*forward=*/false)->template data<T>());
   // Every step must have a block function for T (the pass only fuses those).
   for (const Step& s : p.steps) {
     const BlockFns<T>& f = block_fns<T>(*s.op);

@@ -5,21 +5,11 @@
 
 #include "kernels/cpu/copy.h"
 #include "ops/array_shapes.h"
+#include "kernels/cpu/wrapping.h"
 #include "ops/slice_spec.h"
 
 namespace ef {
 namespace {
-
-// Integer sums wrap like TF's (computed unsigned: signed overflow is undefined in C++).
-template <typename T>
-inline T add_wrap(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
-  } else {
-    return static_cast<T>(a + b);
-  }
-}
 
 #define EF_DISPATCH_SUM(DTYPE, OP, ...)                                              \
   switch (DTYPE) {                                                                   \
@@ -45,7 +35,7 @@ void accumulate_rows(const T* src, T* out, const std::vector<int64_t>& rows, int
     if (rows[i] < 0) continue;
     T* o = out + rows[i] * inner;
     const T* s = src + static_cast<int64_t>(i) * inner;
-    for (int64_t k = 0; k < inner; ++k) o[k] = add_wrap(o[k], s[k]);
+    for (int64_t k = 0; k < inner; ++k) o[k] = wrap_add(o[k], s[k]);
   }
 }
 
@@ -193,7 +183,7 @@ void mirror_fold(const TensorImpl& g, TensorImpl& out, const std::vector<std::ve
       rem /= gd[d];
     }
     const T* s = src + row * inner;
-    for (int64_t i = 0; i < inner; ++i) dst[off + maps[r - 1][i]] = add_wrap(dst[off + maps[r - 1][i]], s[i]);
+    for (int64_t i = 0; i < inner; ++i) dst[off + maps[r - 1][i]] = wrap_add(dst[off + maps[r - 1][i]], s[i]);
   }
 }
 

@@ -61,7 +61,7 @@ struct ScalarLoop::Program {
 
   static std::shared_ptr<Program> compile(const GraphFunction& f) {
     const Graph& g = *f.graph;
-    if (!g.stateful_nodes().empty()) return nullptr;
+    if (f.stateful()) return nullptr;
     auto p = std::make_shared<Program>();
     std::vector<char> needed = needed_nodes(g, f.inputs, f.outputs, {});
     std::unordered_map<const Node*, int> reg;
