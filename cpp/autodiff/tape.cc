@@ -74,13 +74,6 @@ void Tape::watch(const Tensor& t) {
   if (t->dtype() == DType::kResource) watched_variables_.push_back(t);
 }
 
-void Tape::reset() {
-  tracked_.clear();
-  watched_.clear();
-  watched_variables_.clear();
-  entries_.clear();
-}
-
 bool Tape::maybe_record(const OpDef& op, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs,
                         const Attrs& attrs, bool& outputs_unique) {
   bool hit = false;
@@ -162,12 +155,6 @@ void pop_tape(const Tape* tape) {
     }
   }
   sync_depth();
-}
-
-bool tape_is_active(const Tape* tape) {
-  for (auto& t : tape_stack().active)
-    if (t.get() == tape) return true;
-  return false;
 }
 
 void suspend_tapes() {

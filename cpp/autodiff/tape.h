@@ -45,7 +45,6 @@ class Tape {
   void watch(const Tensor& t);           // a tensor, or a variable's resource handle
   bool watching(const Tensor& t) const { return tracked_.count(tensor_key(*t)) != 0; }
   bool tracked(TensorKey k) const { return tracked_.count(k) != 0; }
-  void reset();
 
   // Records `op` if one of its inputs is tracked (or it reads a trainable variable and this tape
   // watches accessed variables). Returns whether it did.
@@ -75,7 +74,6 @@ class Tape {
 // The thread's active tapes (innermost last). Pushing/popping keeps Context::tape_depth in step.
 void push_tape(std::shared_ptr<Tape> tape);
 void pop_tape(const Tape* tape);  // removes `tape` wherever it is in the stack
-bool tape_is_active(const Tape* tape);
 // tf.GradientTape.stop_recording: suspends every tape of the thread; resume restores them.
 void suspend_tapes();
 void resume_tapes();

@@ -121,15 +121,10 @@ void init_tape(py::module_& m) {
              return std::make_shared<Tape>(persistent, watch_accessed_variables, thread_context().graph);
            }),
            py::arg("persistent") = false, py::arg("watch_accessed_variables") = true)
-      .def_readonly("persistent", &Tape::persistent)
-      .def_readonly("watch_accessed_variables", &Tape::watch_accessed_variables)
-      .def_property_readonly("graph_id", [](const Tape& t) { return reinterpret_cast<uintptr_t>(t.graph); })
       .def("push", [](std::shared_ptr<Tape> t) { push_tape(std::move(t)); })
       .def("pop", [](Tape& t) { pop_tape(&t); })
-      .def_property_readonly("active", [](const Tape& t) { return tape_is_active(&t); })
       .def("watch", &Tape::watch)
       .def("watching", &Tape::watching)
-      .def("reset", &Tape::reset)
       .def("num_entries", [](const Tape& t) { return t.entries().size(); })
       .def("entries", [](const Tape& t) { return t.entries(); })
       .def("watched_variables", [](const Tape& t) { return t.watched_variables(); })
