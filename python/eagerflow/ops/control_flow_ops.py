@@ -212,40 +212,29 @@ def _build_while(cond, body, loop_vars, single, shape_invariants, maximum_iterat
     if counted:
         specs = [(counter.dtype, TensorShape([]))] + specs
 
-    def pack(phs):
+    def pack(phs):  # the loop variables' structure (without the counter)
         phs = phs[1:] if counted else phs
         return tuple(nest.pack_sequence_as(list(loop_vars), phs))
 
-    n = next(_ids)
+    def cond_fn(*phs):
+        p = cond(*pack(phs))
+        return _execute.execute1("LogicalAnd", [phs[0] < max_iter, p]) if counted else p
 
-    def cond_fn(*args):
-        p = cond(*args)
-        if counted:
-            from eagerflow.ops import math_ops
-            ph = cb.graph.inputs_counter
-            return math_ops.logical_and(ph < max_iter, p)
-        return p
-
-    # The counter placeholder must exist before cond runs: a small class-level hook.
-    cb = _Branch.__new__(_Branch)
-    _trace_into(cb, cond_fn, "while_cond_%d" % n, specs, pack, counted)
-    _check_cond(cb)
-    bb = _Branch.__new__(_Branch)
-
-    def body_fn(*args):
-        out = body(*args)
+    def body_fn(*phs):
+        out = body(*pack(phs))
         if len(loop_vars) == 1 and not isinstance(out, (list, tuple)):
             out = (out,)
         try:
             nest.assert_same_structure(list(out), list(loop_vars))
         except (ValueError, TypeError) as e:
             raise type(e)(str(e)) from None
-        return out
+        return [phs[0] + 1] + list(out) if counted else out
 
-    _trace_into(bb, body_fn, "while_body_%d" % n, specs, pack, counted)
+    n = next(_ids)
+    cb = _Branch(cond_fn, "while_cond_%d" % n, specs, list)
+    _check_cond(cb)
+    bb = _Branch(body_fn, "while_body_%d" % n, specs, list)
     body_out = list(bb.outputs)
-    if counted:
-        body_out = [_add_one(bb, bb.placeholders[0])] + body_out
     _check_body(flat_vars, invariants, body_out[1:] if counted else body_out, shape_invariants is not None)
     outer, phs = _unify_captures([cb, bb])
     inputs = ([counter] if counted else []) + flat_vars + outer
@@ -260,27 +249,8 @@ def _build_while(cond, body, loop_vars, single, shape_invariants, maximum_iterat
     stateful = cb.graph._graph.stateful_nodes() or bb.graph._graph.stateful_nodes()
     results = _execute.execute("While" if stateful else "StatelessWhile", inputs, attrs, name)
     results = results[1:] if counted else results
-    packed = nest.pack_sequence_as(list(loop_vars), results[:len(flat_vars)])
-    if single:
-        return packed[0]
-    return type(loop_vars)(packed) if isinstance(loop_vars, tuple) and not hasattr(loop_vars, "_fields") else \
-        (type(loop_vars)(*packed) if hasattr(loop_vars, "_fields") else packed)
-
-
-def _trace_into(branch, fn, name, specs, pack, counted):
-    from eagerflow.function.func_graph import FuncGraph
-    branch.graph = FuncGraph(name)
-    with branch.graph.as_default():
-        branch.placeholders = [branch.graph._graph.add_placeholder(dt._type_enum, _dims(sh), "Placeholder")
-                               for dt, sh in specs]
-        branch.graph.inputs_counter = branch.placeholders[0] if counted else None
-        branch.structured = fn(*pack(branch.placeholders))
-        branch.outputs = [branch._to_output(x) for x in nest.flatten(branch.structured)]
-
-
-def _add_one(branch, t):
-    with branch.graph.as_default():
-        return _execute.execute1("AddV2", [t, convert_to_tensor(1, t.dtype._type_enum)])
+    packed = nest.pack_sequence_as(loop_vars, results[:len(flat_vars)])
+    return packed[0] if single else packed
 
 
 def _check_cond(cb):
