@@ -211,3 +211,34 @@ def test_strided_slice_more_than_32_entries(ellipsis_mask):
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match=r"Expected begin, end, and strides to be 1D equal size tensors, but got shapes \[70\]"):
         tf.strided_slice(tf.zeros([4]), [0] * 70, [1] * 70, [1] * 70, ellipsis_mask=ellipsis_mask)
+
+
+HUGE_STEP_KEYS = [np.s_[::2 ** 62], np.s_[2 ** 31:1:2 ** 62], np.s_[::-2 ** 62], np.s_[-1::-2 ** 63],
+                  np.s_[::2 ** 63 - 1], np.s_[1:, ::2 ** 62, ::-2 ** 40]]
+
+
+@pytest.mark.parametrize("key", HUGE_STEP_KEYS)
+def test_huge_steps_match_numpy(key):
+    # A step far beyond the dim takes one element; nothing may multiply it by an element stride.
+    a = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    if not isinstance(key, tuple):
+        key = (key,)
+    want = a[key]
+    np.testing.assert_array_equal(tf.constant(a)[key].numpy(), want)
+    np.testing.assert_array_equal(tf.function(lambda x: x[key])(tf.constant(a)).numpy(), want)
+    x = tf.constant(a.astype(np.float64))
+    with tf.GradientTape() as g:
+        g.watch(x)
+        y = x[key]
+    dense = np.zeros(a.shape)
+    dense[key] = 1.0
+    np.testing.assert_array_equal(g.gradient(y, x).numpy(), dense)
+
+
+@pytest.mark.parametrize("mask", [3, 6, 9, 12])
+def test_multiple_ellipsis_bits_are_rejected(mask):
+    # TF counts every set bit of ellipsis_mask, also beyond the spec's length.
+    x = tf.zeros([2, 2])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Multiple ellipses in slice spec not allowed"):
+        tf.strided_slice(x, [0, 1], [1, 1], end_mask=15, ellipsis_mask=mask)
+    assert tf.strided_slice(x, [0, 1], [1, 1], end_mask=15, ellipsis_mask=8).shape == (2, 1)

@@ -25,9 +25,9 @@ bool bit(int64_t mask, int i) { return i < 64 && ((mask >> i) & 1); }
 
 SliceSpec strided_slice_spec(const Shape& in, int n, const int64_t* begin, const int64_t* end, const int64_t* strides,
                              const StridedSliceMasks& m) {
-  int ellipses = 0;
-  for (int i = 0; i < n; ++i) ellipses += bit(m.ellipsis, i);
-  EF_INVALID(ellipses <= 1, "Multiple ellipses in slice spec not allowed");
+  // TF counts every set bit, also those beyond the spec's length.
+  const uint64_t ell = static_cast<uint64_t>(m.ellipsis);
+  EF_INVALID((ell & (ell - 1)) == 0, "Multiple ellipses in slice spec not allowed");
   SliceSpec spec;
   if (!in.rank_known()) {
     spec.final_shape = Shape::unknown_rank();
@@ -110,6 +110,10 @@ SliceSpec strided_slice_spec(const Shape& in, int n, const int64_t* begin, const
     if (interval != 0 && (interval < 0) == (stride < 0)) size = interval / stride + (interval % stride != 0);
     spec.begin[i] = b;
     spec.size[i] = size;
+    // A dim that takes at most one element never steps: its stride is 1, so kernels never
+    // multiply a huge user stride (x[::2**62]) by the dim's element stride. With two or more
+    // elements |stride| < dim, and every product stays within the tensor.
+    if (size <= 1) spec.stride[i] = 1;
   }
   for (int f : final_map) {
     if (f == kNewAxis) spec.final_shape.push_back(1);
