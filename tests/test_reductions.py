@@ -266,7 +266,9 @@ def test_argmax_ties_nan_bool_and_output_type():
     assert tf.argmax([[1, 2], [3, 0]]).numpy().tolist() == [1, 0]  # axis=None means 0
     r = tf.argmax([[1, 2], [3, 0]], 1, tf.int32)
     assert r.dtype == tf.int32 and r.numpy().tolist() == [1, 0]
-    assert tf.math.argmin([3, 1], output_type=tf.int16).dtype == tf.int16
+    assert tf.math.argmax([3, 1], output_type=tf.int16).dtype == tf.int16
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Value for attr 'output_type' of int16"):
+        tf.math.argmin([3, 1], output_type=tf.int16)  # TF's ArgMin takes int32/int64 only
     assert tf.argmax(np.zeros([0, 3], np.float32), axis=1).shape == (0,)
 
 

@@ -101,6 +101,9 @@ void init_ops(py::module_& m) {
       .def_readonly("attrs", &OpDef::attrs)
       .def_readonly("stateful", &OpDef::stateful)
       .def_readonly("elementwise", &OpDef::elementwise)
+      .def_readonly("input_types", &OpDef::input_types)
+      .def_readonly("has_signature", &OpDef::has_signature)
+      .def_readonly("signature_error", &OpDef::signature_error)
       .def_property_readonly("has_infer", [](const OpDef& d) { return d.infer != nullptr; })
       .def_property_readonly("has_cpu_kernel", [](const OpDef& d) { return d.kernels[0] != nullptr; })
       .def("__repr__", [](const OpDef& d) { return "<OpDef " + d.name + ">"; });

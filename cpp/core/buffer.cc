@@ -33,6 +33,8 @@ constexpr size_t kMaxBytes = size_t(1) << 40;
 
 size_t checked_nbytes(DType dtype, int64_t count) {
   size_t esize = dtype_size(dtype);
+  // Handles (resource, variant) have no element storage: only their own constructors make them.
+  if (esize == 0) throw_error(Code::kInternal, "cannot allocate element storage for dtype ", dtype_name(dtype));
   if (count < 0 || (count > 0 && static_cast<size_t>(count) > kMaxBytes / esize)) {
     throw_error(Code::kResourceExhausted, "OOM when allocating tensor with ", count,
                 " elements of type ", dtype_name(dtype), " on /job:localhost/replica:0/task:0/device:CPU:0");

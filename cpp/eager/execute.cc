@@ -9,6 +9,7 @@
 #include "eager/context.h"
 #include "graph/graph.h"
 #include "graph/graph_errors.h"
+#include "ops/signature.h"
 
 namespace ef {
 
@@ -53,6 +54,11 @@ std::vector<Tensor> execute(const OpDef& op, const std::vector<Tensor>& inputs, 
       throw TypeError(out_of_scope_message(*t));  // a graph tensor leaked out of its graph
     }
   }
+  try {
+    check_signature(op, inputs, attrs);
+  } catch (const OpError& e) {
+    rethrow_tagged(op, e);
+  }
   std::vector<Tensor> out = run_kernel(op, select_kernel(op), inputs, attrs);
   if (check_numerics_enabled()) check_numerics_eager(op, inputs, out);  // tf.debugging.enable_check_numerics
   if (ctx.tape_depth > 0) record_operation(op, inputs, out, attrs, nullptr);  // tf.GradientTape
@@ -96,6 +102,7 @@ InferContext infer(const OpDef& op, const std::vector<Tensor>& inputs, const Att
   }
   if (!op.infer) throw_error(Code::kUnimplemented, "No shape inference for op ", op.name);
   try {
+    check_signature(op, ic.dtypes, attrs);
     op.infer(ic);
   } catch (const OpError& e) {
     rethrow_tagged(op, e);

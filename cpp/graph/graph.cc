@@ -5,6 +5,7 @@
 
 #include "core/errors.h"
 #include "graph/graph_errors.h"
+#include "ops/signature.h"
 
 namespace ef {
 
@@ -61,6 +62,7 @@ Node* Graph::add_node(const OpDef& op, std::vector<Endpoint> inputs, Attrs attrs
   // The name is taken before inference, as in TF: a node that fails still used its name.
   std::string node_name = unique_name(scoped(name.empty() ? op.name : name));
   try {
+    check_signature(op, ic.dtypes, ic.attrs);
     op.infer(ic);
   } catch (const OpError& e) {
     std::vector<std::string> input_names;

@@ -26,11 +26,6 @@ std::string py_type(const std::string& tf_name) {
   return tf_name;
 }
 
-std::string dt_name(DType t) {
-  std::string s = "DT_";
-  for (const char* p = tf_type_string(t); *p; ++p) s += static_cast<char>(std::toupper(static_cast<unsigned char>(*p)));
-  return s;
-}
 
 // "[?,3]" as TF's shape inference prints shapes.
 std::string shape_str(const Shape& s) {
@@ -70,7 +65,7 @@ std::string node_text(const InferContext& ic, const std::string& node_name, cons
   for (const auto& kv : ic.attrs.items()) {
     std::string v;
     if (auto* d = std::get_if<DType>(&kv.second)) {
-      v = dt_name(*d);
+      v = dtype_enum_name(*d);
     } else if (auto* b = std::get_if<bool>(&kv.second)) {
       v = *b ? "true" : "false";
     } else if (auto* n = std::get_if<int64_t>(&kv.second)) {
@@ -83,7 +78,7 @@ std::string node_text(const InferContext& ic, const std::string& node_name, cons
     has_t |= kv.first == "T";
     attrs += (attrs.empty() ? "" : ", ") + kv.first + "=" + v;
   }
-  if (!has_t && !ic.dtypes.empty()) attrs = "T=" + dt_name(ic.dtypes[0]) + (attrs.empty() ? "" : ", ") + attrs;
+  if (!has_t && !ic.dtypes.empty()) attrs = "T=" + dtype_enum_name(ic.dtypes[0]) + (attrs.empty() ? "" : ", ") + attrs;
   std::string inputs;
   for (const std::string& n : ins) inputs += (inputs.empty() ? "" : ", ") + n;
   return str_cat("'{{node ", node_name, "}} = ", ic.op.name, "[", attrs, "](", inputs, ")'");
@@ -164,7 +159,16 @@ void rethrow_infer_error(const OpError& e, const InferContext& ic, const std::st
     }
     const size_t of = msg.find(" of ");
     const std::string got = msg.substr(of + 4, al - 1 - (of + 4));
-    throw TypeError(str_cat("Value passed to parameter '", input_arg(op, n, 0), "' has DataType ", py_type(got),
+    // The parameter: the first input the attr types, else the attr itself (dtype, DstT).
+    const std::string attr = msg.substr(16, msg.find('\'', 16) - 16);
+    std::string param = attr;
+    for (size_t k = 0; k < op.input_types.size(); ++k) {
+      if (op.input_types[k] != attr) continue;
+      param = op.inputs[k].back() == '*' ? op.inputs[k].substr(0, op.inputs[k].size() - 1) : op.inputs[k];
+      break;
+    }
+    if (op.input_types.empty()) param = input_arg(op, n, 0);
+    throw TypeError(str_cat("Value passed to parameter '", param, "' has DataType ", py_type(got),
                             " not in list of allowed values: ", allowed));
   }
   std::string text = msg;

@@ -91,22 +91,42 @@ void infer_broadcast_to(InferContext& c) {
   c.set_output(0, c.dtypes[0], broadcast_to_shape(c.op, c.shapes[0], c.shapes[1], input_value(c, 1)));
 }
 
-EF_REGISTER_OP(make_op("Reshape", {"tensor", "shape"}, {"T", "Tshape"}, infer_reshape));
-EF_REGISTER_OP(make_op("Transpose", {"x", "perm"}, {"T", "Tperm"}, infer_transpose));
-EF_REGISTER_OP(make_op("ExpandDims", {"input", "dim"}, {"T", "Tdim"}, infer_expand_dims));
-EF_REGISTER_OP(make_op("Squeeze", {"input"}, {"T", "squeeze_dims"}, infer_squeeze));
-EF_REGISTER_OP(make_op("ConcatV2", {"values*", "axis"}, {"N", "T", "Tidx"}, infer_concat));
-EF_REGISTER_OP(make_op("Pack", {"values*"}, {"N", "T", "axis"}, infer_pack));
-EF_REGISTER_OP(make_op("Unpack", {"value"}, {"num", "T", "axis"}, infer_unpack));
-EF_REGISTER_OP(make_op("Split", {"split_dim", "value"}, {"num_split", "T"}, infer_split));
-EF_REGISTER_OP(make_op("SplitV", {"value", "size_splits", "split_dim"}, {"num_split", "T", "Tlen"}, infer_splitv));
-EF_REGISTER_OP(make_op("Tile", {"input", "multiples"}, {"T", "Tmultiples"}, infer_tile));
-EF_REGISTER_OP(make_op("Pad", {"input", "paddings"}, {"T", "Tpaddings"}, infer_pad));
-EF_REGISTER_OP(make_op("PadV2", {"input", "paddings", "constant_values"}, {"T", "Tpaddings"}, infer_pad));
-EF_REGISTER_OP(make_op("MirrorPad", {"input", "paddings"}, {"T", "Tpaddings", "mode"}, infer_pad));
-EF_REGISTER_OP(make_op("ReverseV2", {"tensor", "axis"}, {"Tidx", "T"}, infer_reverse));
-EF_REGISTER_OP(make_op("BroadcastTo", {"input", "shape"}, {"T", "Tidx"}, infer_broadcast_to));
-EF_REGISTER_OP(make_op("Identity", {"input"}, {"T"}, infer_same_as_input0));
+// T is any value dtype (TF allows handles too; here they are scalars only, so only Identity
+// takes them).
+const std::vector<TypeAttr> kAnyT = {{"T"}};
+
+EF_REGISTER_OP(make_op("Reshape", {"tensor", "shape"}, {"T", "Tshape"}, infer_reshape)
+                   .with_types({"T", "Tshape"}, {{"T"}, {"Tshape", kListIndex}}));
+EF_REGISTER_OP(make_op("Transpose", {"x", "perm"}, {"T", "Tperm"}, infer_transpose)
+                   .with_types({"T", "Tperm"}, {{"T"}, {"Tperm", kListIndex}}));
+EF_REGISTER_OP(make_op("ExpandDims", {"input", "dim"}, {"T", "Tdim"}, infer_expand_dims)
+                   .with_types({"T", "Tdim"}, {{"T"}, {"Tdim", kListIndex}}));
+EF_REGISTER_OP(make_op("Squeeze", {"input"}, {"T", "squeeze_dims"}, infer_squeeze).with_types({"T"}, kAnyT));
+EF_REGISTER_OP(make_op("ConcatV2", {"values*", "axis"}, {"N", "T", "Tidx"}, infer_concat)
+                   .with_types({"T", "Tidx"}, {{"T"}, {"Tidx", kListIndex}}));
+EF_REGISTER_OP(make_op("Pack", {"values*"}, {"N", "T", "axis"}, infer_pack).with_types({"T"}, kAnyT));
+EF_REGISTER_OP(make_op("Unpack", {"value"}, {"num", "T", "axis"}, infer_unpack).with_types({"T"}, kAnyT));
+EF_REGISTER_OP(make_op("Split", {"split_dim", "value"}, {"num_split", "T"}, infer_split)
+                   .with_types({"int32", "T"}, kAnyT));
+EF_REGISTER_OP(make_op("SplitV", {"value", "size_splits", "split_dim"}, {"num_split", "T", "Tlen"}, infer_splitv)
+                   .with_types({"T", "Tlen", "int32"}, {{"T"}, {"Tlen", "int8, int32, int64"}}));
+EF_REGISTER_OP(make_op("Tile", {"input", "multiples"}, {"T", "Tmultiples"}, infer_tile)
+                   .with_types({"T", "Tmultiples"}, {{"T"}, {"Tmultiples", kListIndex}}));
+EF_REGISTER_OP(make_op("Pad", {"input", "paddings"}, {"T", "Tpaddings"}, infer_pad)
+                   .with_types({"T", "Tpaddings"}, {{"T"}, {"Tpaddings", kListIndex}}));
+EF_REGISTER_OP(make_op("PadV2", {"input", "paddings", "constant_values"}, {"T", "Tpaddings"}, infer_pad)
+                   .with_types({"T", "Tpaddings", "T"}, {{"T"}, {"Tpaddings", kListIndex}}));
+EF_REGISTER_OP(make_op("MirrorPad", {"input", "paddings"}, {"T", "Tpaddings", "mode"}, infer_pad)
+                   .with_types({"T", "Tpaddings"}, {{"T"}, {"Tpaddings", kListIndex}}));
+EF_REGISTER_OP(make_op("ReverseV2", {"tensor", "axis"}, {"Tidx", "T"}, infer_reverse)
+                   .with_types({"T", "Tidx"},
+                               {{"T", "uint8, int8, uint16, int16, int32, uint32, int64, uint64, bool, bfloat16, half, "
+                                      "float, double, complex64, complex128, string"},
+                                {"Tidx", kListIndex}}));
+EF_REGISTER_OP(make_op("BroadcastTo", {"input", "shape"}, {"T", "Tidx"}, infer_broadcast_to)
+                   .with_types({"T", "Tidx"}, {{"T"}, {"Tidx", kListIndex}}));
+EF_REGISTER_OP(make_op("Identity", {"input"}, {"T"}, infer_same_as_input0)
+                   .with_types({"T"}, {{"T", nullptr, kTypesAll | kBitsHandle}}));
 
 }  // namespace
 }  // namespace ef

@@ -13,7 +13,10 @@ EF_REGISTER_OP([] {
   d.attrs = {"DstT"};
   d.infer = infer_cast;
   d.elementwise = true;
-  return d;
+  // Every pair is declared (TF's SrcT/DstT take any dtype); the kernel raises Unimplemented for
+  // pairs it cannot convert, as TF's does.
+  return std::move(d).with_types({"SrcT"}, {{"SrcT", nullptr, kTypesAll | kBitsHandle},
+                                            {"DstT", nullptr, kTypesAll | kBitsHandle}});
 }());
 
 }  // namespace

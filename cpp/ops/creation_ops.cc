@@ -115,15 +115,31 @@ void infer_one_hot(InferContext& c) {
   c.set_output(0, c.dtypes[2], one_hot_shape(c.shapes[0], input_value(c, 1), c.attrs.get<int64_t>("axis", -1), &axis));
 }
 
-EF_REGISTER_OP(make_op("Shape", {"input"}, {"T", "out_type"}, infer_shape));
-EF_REGISTER_OP(make_op("Size", {"input"}, {"T", "out_type"}, infer_scalar_count));
-EF_REGISTER_OP(make_op("Rank", {"input"}, {"T"}, infer_scalar_count));
-EF_REGISTER_OP(make_op("Fill", {"dims", "value"}, {"T", "index_type"}, infer_fill));
-EF_REGISTER_OP(make_op("ZerosLike", {"x"}, {"T"}, infer_same_as_input0));
-EF_REGISTER_OP(make_op("OnesLike", {"x"}, {"T"}, infer_ones_like));
-EF_REGISTER_OP(make_op("Range", {"start", "limit", "delta"}, {"Tidx"}, infer_range));
-EF_REGISTER_OP(make_op("LinSpace", {"start", "stop", "num"}, {"T", "Tidx"}, infer_linspace));
-EF_REGISTER_OP(make_op("OneHot", {"indices", "depth", "on_value", "off_value"}, {"axis", "T", "TI"}, infer_one_hot));
+// Shape, Size and Rank read only the shape: handles too.
+const TypeAttr kAnyWithHandles{"T", nullptr, kTypesAll | kBitsHandle};
+
+EF_REGISTER_OP(make_op("Shape", {"input"}, {"T", "out_type"}, infer_shape)
+                   .with_types({"T"}, {kAnyWithHandles, {"out_type", kListIndex}}));
+EF_REGISTER_OP(make_op("Size", {"input"}, {"T", "out_type"}, infer_scalar_count)
+                   .with_types({"T"}, {kAnyWithHandles, {"out_type", kListIndex}}));
+EF_REGISTER_OP(make_op("Rank", {"input"}, {"T"}, infer_scalar_count).with_types({"T"}, {kAnyWithHandles}));
+EF_REGISTER_OP(make_op("Fill", {"dims", "value"}, {"T", "index_type"}, infer_fill)
+                   .with_types({"index_type", "T"}, {{"T"}, {"index_type", kListIndex}}));
+// ZerosLike of a variant: a TensorList of unset elements (gradients of TensorArrays).
+EF_REGISTER_OP(make_op("ZerosLike", {"x"}, {"T"}, infer_same_as_input0)
+                   .with_types({"T"}, {{"T", nullptr, kTypesAll | dtype_bit(DType::kVariant)}}));
+EF_REGISTER_OP(make_op("OnesLike", {"x"}, {"T"}, infer_ones_like)
+                   .with_types({"T"}, {{"T",
+                                        "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, "
+                                        "int64, uint64, complex64, complex128, bool"}}));
+EF_REGISTER_OP(make_op("Range", {"start", "limit", "delta"}, {"Tidx"}, infer_range)
+                   .with_types({"Tidx", "Tidx", "Tidx"},
+                               {{"Tidx", "bfloat16, half, float, double, int8, int16, int32, int64, uint16, uint32, "
+                                         "uint64"}}));
+EF_REGISTER_OP(make_op("LinSpace", {"start", "stop", "num"}, {"T", "Tidx"}, infer_linspace)
+                   .with_types({"T", "T", "Tidx"}, {{"T", "bfloat16, half, float, double"}, {"Tidx", kListIndex}}));
+EF_REGISTER_OP(make_op("OneHot", {"indices", "depth", "on_value", "off_value"}, {"axis", "T", "TI"}, infer_one_hot)
+                   .with_types({"TI", "int32", "T", "T"}, {{"T"}, {"TI", "uint8, int8, int32, int64"}}));
 
 }  // namespace
 }  // namespace ef

@@ -29,7 +29,7 @@ EF_REGISTER_OP([] {
   d.attrs = {"summarize"};
   d.infer = infer_assert;
   d.stateful = true;
-  return d;
+  return std::move(d).with_types({"bool", ""}, {});
 }());
 
 // CheckNumerics(tensor) attrs: message. Passes the tensor through; stateful so it is never pruned.
@@ -40,7 +40,7 @@ EF_REGISTER_OP([] {
   d.attrs = {"message"};
   d.infer = infer_check_numerics;
   d.stateful = true;
-  return d;
+  return std::move(d).with_types({"T"}, {{"T", "bfloat16, half, float, double"}});
 }());
 
 // EagerPyFunc(input*) attrs: token (the registered Python callable), Tout (list of dtype enums).
@@ -51,7 +51,7 @@ EF_REGISTER_OP([] {
   d.attrs = {"token", "Tout"};
   d.infer = infer_py_func;
   d.stateful = true;
-  return d;
+  return std::move(d).with_types({""}, {});
 }());
 
 }  // namespace

@@ -22,7 +22,8 @@ OpDef functional(const char* name, std::vector<std::string> inputs, std::vector<
   OpDef d = make_op(name, std::move(inputs), std::move(attrs), infer);
   d.stateful = stateful;
   d.runs_functions = true;
-  return d;
+  // Tin / T are list(type) attrs: the called functions' placeholders check the inputs.
+  return std::move(d).with_types(std::vector<std::string>(d.inputs.size(), ""), {});
 }
 
 }  // namespace

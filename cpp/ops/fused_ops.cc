@@ -24,7 +24,7 @@ EF_REGISTER_OP([] {
   d.attrs = {"T", "shape", "program", "outputs", "ops"};
   d.infer = infer_fused;
   d.elementwise = true;  // reads its inputs only during the call; has no block function, so never fused again
-  return d;
+  return std::move(d).with_types({"T"}, {{"T", nullptr, kTypesNumeric | kTypesBool}});
 }());
 
 }  // namespace

@@ -12,8 +12,10 @@ void infer_broadcast_gradient_args(InferContext& c) {
   c.set_output(1, t, Shape({-1}));
 }
 
-EF_REGISTER_OP(make_op("StopGradient", {"input"}, {"T"}, infer_same_as_input0));
-EF_REGISTER_OP(make_op("BroadcastGradientArgs", {"s0", "s1"}, {"T"}, infer_broadcast_gradient_args));
+EF_REGISTER_OP(make_op("StopGradient", {"input"}, {"T"}, infer_same_as_input0)
+                   .with_types({"T"}, {{"T", nullptr, kTypesAll | kBitsHandle}}));
+EF_REGISTER_OP(make_op("BroadcastGradientArgs", {"s0", "s1"}, {"T"}, infer_broadcast_gradient_args)
+                   .with_types({"T", "T"}, {{"T", kListIndex}}));
 
 }  // namespace
 }  // namespace ef

@@ -60,14 +60,20 @@ void infer_mirror_pad_grad(InferContext& c) {
   c.set_output(0, c.dtypes[0], out);
 }
 
-EF_REGISTER_OP(make_op("InvertPermutation", {"x"}, {"T"}, infer_invert_permutation));
+EF_REGISTER_OP(make_op("InvertPermutation", {"x"}, {"T"}, infer_invert_permutation)
+                   .with_types({"T"}, {{"T", kListIndex}}));
 EF_REGISTER_OP(make_op("UnsortedSegmentSum", {"data", "segment_ids", "num_segments"},
-                       {"T", "Tindices", "Tnumsegments"}, infer_unsorted_segment_sum));
-EF_REGISTER_OP(make_op("ScatterNd", {"indices", "updates", "shape"}, {"T", "Tindices"}, infer_scatter_nd));
+                       {"T", "Tindices", "Tnumsegments"}, infer_unsorted_segment_sum)
+                   .with_types({"T", "Tindices", "Tnumsegments"},
+                               {{"T", kListNumber}, {"Tindices", kListIndex16}, {"Tnumsegments", kListIndex}}));
+EF_REGISTER_OP(make_op("ScatterNd", {"indices", "updates", "shape"}, {"T", "Tindices"}, infer_scatter_nd)
+                   .with_types({"Tindices", "T", "Tindices"}, {{"T"}, {"Tindices", kListIndex16}}));
 EF_REGISTER_OP(make_op("StridedSliceGrad", {"shape", "begin", "end", "strides", "dy"},
                        {"T", "Index", "begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"},
-                       infer_strided_slice_grad));
-EF_REGISTER_OP(make_op("MirrorPadGrad", {"input", "paddings"}, {"T", "Tpaddings", "mode"}, infer_mirror_pad_grad));
+                       infer_strided_slice_grad)
+                   .with_types({"Index", "Index", "Index", "Index", "T"}, {{"T"}, {"Index", kListIndex}}));
+EF_REGISTER_OP(make_op("MirrorPadGrad", {"input", "paddings"}, {"T", "Tpaddings", "mode"}, infer_mirror_pad_grad)
+                   .with_types({"T", "Tpaddings"}, {{"T"}, {"Tpaddings", kListIndex}}));
 
 }  // namespace
 }  // namespace ef

@@ -26,14 +26,14 @@ EF_REGISTER_OP([] {
   d.name = "Placeholder";
   d.attrs = {"dtype", "shape"};
   d.infer = infer_placeholder;
-  return d;
+  return std::move(d).with_types({}, {{"dtype", nullptr, kTypesAll | kBitsHandle}});
 }());
 EF_REGISTER_OP([] {
   OpDef d;
   d.name = "Const";
   d.attrs = {"value", "dtype"};
   d.infer = infer_const;
-  return d;
+  return std::move(d).with_types({}, {{"dtype", nullptr, kTypesAll | kBitsHandle}});
 }());
 EF_REGISTER_CPU_KERNEL("Placeholder", placeholder_kernel);
 EF_REGISTER_CPU_KERNEL("Const", const_kernel);

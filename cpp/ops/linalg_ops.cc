@@ -14,6 +14,9 @@ void check_matmul_type(const OpDef& op, DType t) {
 
 namespace {
 
+constexpr uint32_t kMatMulKernels =
+    kBitsFloat | dtype_bit(DType::kInt32) | dtype_bit(DType::kInt64) | dtype_bit(DType::kComplex64);
+
 // [M, N] of op(a) @ op(b); unknown dims (-1) are not checked.
 Shape matmul_shape(const OpDef& op, const Shape& a, const Shape& b, bool ta, bool tb) {
   if (a.rank() != 2 || b.rank() != 2) {
@@ -55,7 +58,10 @@ EF_REGISTER_OP([] {
   d.inputs = {"a", "b"};
   d.attrs = {"transpose_a", "transpose_b"};  // defaults false
   d.infer = infer_matmul;
-  return d;
+  return std::move(d).with_types({"T", "T"}, {{"T",
+                                               "bfloat16, half, float, double, int32, int64, uint8, uint16, uint32, "
+                                               "uint64, complex64, complex128",
+                                               kMatMulKernels}});
 }());
 
 EF_REGISTER_OP([] {
@@ -64,7 +70,10 @@ EF_REGISTER_OP([] {
   d.inputs = {"x", "y"};
   d.attrs = {"adj_x", "adj_y"};  // defaults false
   d.infer = infer_batch_matmul;
-  return d;
+  return std::move(d).with_types({"T", "T"}, {{"T",
+                                               "bfloat16, half, float, double, int16, int32, int64, uint8, uint16, "
+                                               "uint32, uint64, complex64, complex128",
+                                               kMatMulKernels}});
 }());
 
 }  // namespace

@@ -63,34 +63,52 @@ void infer_concat(InferContext& c) {
 }  // namespace
 
 // element_dtype: the list's dtype; shape_type: int32/int64 of element_shape inputs.
+// Lists of lists (variant elements): the loop-gradient accumulators of TensorArrays.
+const TypeAttr kElementDType{"element_dtype", nullptr, kTypesAll | dtype_bit(DType::kVariant)};
+const TypeAttr kShapeType{"shape_type", kListIndex};
+
 EF_REGISTER_OP(make_op("EmptyTensorList", {"element_shape", "max_num_elements"}, {"element_dtype", "shape_type"},
-                       infer_list));
+                       infer_list)
+                   .with_types({"shape_type", "int32"}, {kElementDType, kShapeType}));
 EF_REGISTER_OP(make_op("TensorListReserve", {"element_shape", "num_elements"}, {"element_dtype", "shape_type"},
-                       infer_list));
+                       infer_list)
+                   .with_types({"shape_type", "int32"}, {kElementDType, kShapeType}));
 EF_REGISTER_OP(make_op("TensorListFromTensor", {"tensor", "element_shape"}, {"element_dtype", "shape_type"},
-                       infer_list));
+                       infer_list)
+                   .with_types({"element_dtype", "shape_type"}, {kElementDType, kShapeType}));
 // resize_if_index_out_of_bounds (default false): grows the list instead of failing (dynamic_size).
 EF_REGISTER_OP(make_op("TensorListSetItem", {"input_handle", "index", "item"},
-                       {"element_dtype", "resize_if_index_out_of_bounds"}, infer_list));
+                       {"element_dtype", "resize_if_index_out_of_bounds"}, infer_list)
+                   .with_types({"variant", "int32", "element_dtype"}, {kElementDType}));
 EF_REGISTER_OP(make_op("TensorListGetItem", {"input_handle", "index", "element_shape"}, {"element_dtype"},
-                       infer_get_item));
+                       infer_get_item)
+                   .with_types({"variant", "int32", "Tshape"}, {kElementDType, {"Tshape", kListIndex}}));
 // num_elements (default -1): the length the list must have, checked when >= 0.
 EF_REGISTER_OP(make_op("TensorListStack", {"input_handle", "element_shape"}, {"element_dtype", "num_elements"},
-                       infer_stack));
+                       infer_stack)
+                   .with_types({"variant", "int32"}, {kElementDType}));
 EF_REGISTER_OP(make_op("TensorListGather", {"input_handle", "indices", "element_shape"}, {"element_dtype"},
-                       infer_gather));
+                       infer_gather)
+                   .with_types({"variant", "int32", "int32"}, {kElementDType}));
 EF_REGISTER_OP(make_op("TensorListScatterV2", {"tensor", "indices", "element_shape", "num_elements"},
-                       {"element_dtype", "shape_type"}, infer_list));
+                       {"element_dtype", "shape_type"}, infer_list)
+                   .with_types({"element_dtype", "int32", "shape_type", "int32"}, {kElementDType, kShapeType}));
 EF_REGISTER_OP(make_op("TensorListScatterIntoExistingList", {"input_handle", "tensor", "indices"}, {"element_dtype"},
-                       infer_list));
-EF_REGISTER_OP(make_op("TensorListLength", {"input_handle"}, {}, infer_length));
-EF_REGISTER_OP(make_op("TensorListElementShape", {"input_handle"}, {"shape_type"}, infer_element_shape));
-EF_REGISTER_OP(make_op("TensorListPushBack", {"input_handle", "tensor"}, {"element_dtype"}, infer_list));
-EF_REGISTER_OP(make_op("TensorListPopBack", {"input_handle", "element_shape"}, {"element_dtype"}, infer_pop_back));
-EF_REGISTER_OP(make_op("TensorListResize", {"input_handle", "size"}, {}, infer_list));
+                       infer_list)
+                   .with_types({"variant", "element_dtype", "int32"}, {kElementDType}));
+EF_REGISTER_OP(make_op("TensorListLength", {"input_handle"}, {}, infer_length).with_types({"variant"}, {}));
+EF_REGISTER_OP(make_op("TensorListElementShape", {"input_handle"}, {"shape_type"}, infer_element_shape)
+                   .with_types({"variant"}, {kShapeType}));
+EF_REGISTER_OP(make_op("TensorListPushBack", {"input_handle", "tensor"}, {"element_dtype"}, infer_list)
+                   .with_types({"variant", "element_dtype"}, {kElementDType}));
+EF_REGISTER_OP(make_op("TensorListPopBack", {"input_handle", "element_shape"}, {"element_dtype"}, infer_pop_back)
+                   .with_types({"variant", "int32"}, {kElementDType}));
+EF_REGISTER_OP(make_op("TensorListResize", {"input_handle", "size"}, {}, infer_list).with_types({"variant", "int32"}, {}));
 EF_REGISTER_OP(make_op("TensorListConcatV2", {"input_handle", "element_shape", "leading_dims"},
-                       {"element_dtype", "shape_type"}, infer_concat));
+                       {"element_dtype", "shape_type"}, infer_concat)
+                   .with_types({"variant", "shape_type", "int64"}, {kElementDType, kShapeType}));
 EF_REGISTER_OP(make_op("TensorListSplit", {"tensor", "element_shape", "lengths"}, {"element_dtype", "shape_type"},
-                       infer_list));
+                       infer_list)
+                   .with_types({"element_dtype", "shape_type", "int64"}, {kElementDType, kShapeType}));
 
 }  // namespace ef

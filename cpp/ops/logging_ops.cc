@@ -28,7 +28,7 @@ EF_REGISTER_OP([] {
   d.inputs = {"inputs*"};
   d.attrs = {"template", "placeholder", "summarize"};
   d.infer = infer_string_format;
-  return d;
+  return std::move(d).with_types({""}, {});
 }());
 
 // PrintV2 attrs: output_stream ("stderr" default, "stdout", "log(info)", "log(warning)",
@@ -40,7 +40,7 @@ EF_REGISTER_OP([] {
   d.attrs = {"output_stream", "end"};
   d.infer = infer_print_v2;
   d.stateful = true;
-  return d;
+  return std::move(d).with_types({"string"}, {});
 }());
 
 }  // namespace

@@ -32,7 +32,9 @@ EF_REGISTER_OP([] {
   d.inputs = {"inputs*"};
   d.infer = infer_add_n;
   d.elementwise = true;
-  return d;
+  // variant: TensorLists of gradients (a TensorArray read twice).
+  return std::move(d).with_types({"T"}, {{"T", unary_types::kAddN.tf_allowed,
+                                         unary_types::kAddN.kernels | dtype_bit(DType::kVariant)}});
 }());
 
 }  // namespace

@@ -5,34 +5,12 @@
 
 namespace ef {
 
-namespace {
-
-// TF's DT_* spelling, used in its "Could not find device for node" message.
-const char* dt_enum_name(DType t) {
-  switch (t) {
-    case DType::kFloat16: return "DT_HALF";
-    case DType::kFloat32: return "DT_FLOAT";
-    case DType::kFloat64: return "DT_DOUBLE";
-    case DType::kInt8: return "DT_INT8";
-    case DType::kUInt8: return "DT_UINT8";
-    case DType::kInt16: return "DT_INT16";
-    case DType::kInt32: return "DT_INT32";
-    case DType::kInt64: return "DT_INT64";
-    case DType::kBool: return "DT_BOOL";
-    case DType::kComplex64: return "DT_COMPLEX64";
-    case DType::kString: return "DT_STRING";
-    default: return "DT_INVALID";
-  }
-}
-
-}  // namespace
-
 void check_unary_type(const OpDef& op, DType t, const UnaryTypes& types) {
   const uint32_t bit = dtype_bit(t);
   if (types.kernels & bit) return;
   if (types.declared_only & bit) {
     throw_error(Code::kNotFound, "Could not find device for node: {{node ", op.name, "}} = ", op.name, "[T=",
-                dt_enum_name(t), "]");
+                dtype_enum_name(t), "]");
   }
   throw_error(Code::kInvalidArgument, "Value for attr 'T' of ", tf_type_string(t),
               " is not in the list of allowed values: ", types.tf_allowed, "\n\t; NodeDef: {{node ", op.name, "}}");
@@ -80,47 +58,56 @@ bool clip_bound_ok(const Shape& t, const Shape& b) {
   return true;
 }
 
-OpDef unary(const char* name, InferFn infer, const char* input = "x") {
+template <const UnaryTypes& Types>
+OpDef unary(const char* name, const char* input = "x", InferFn infer = infer_unary<Types>) {
   OpDef d;
   d.name = name;
   d.inputs = {input};
   d.infer = infer;
   d.elementwise = true;
-  return d;
+  return std::move(d).with_types({"T"}, {{"T", Types.tf_allowed, Types.kernels}});
 }
 
 namespace ut = unary_types;
 
-EF_REGISTER_OP(unary("Neg", infer_unary<ut::kNeg>));
-EF_REGISTER_OP(unary("Abs", infer_unary<ut::kAbs>));
-EF_REGISTER_OP(unary("Sign", infer_unary<ut::kNeg>));
-EF_REGISTER_OP(unary("Exp", infer_unary<ut::kFloatComplex>));
-EF_REGISTER_OP(unary("Expm1", infer_unary<ut::kFloatComplex>));
-EF_REGISTER_OP(unary("Log", infer_unary<ut::kFloatComplex>));
-EF_REGISTER_OP(unary("Log1p", infer_unary<ut::kFloatComplex>));
-EF_REGISTER_OP(unary("Sqrt", infer_unary<ut::kFloatComplex>));
-EF_REGISTER_OP(unary("Rsqrt", infer_unary<ut::kFloatComplex>));
-EF_REGISTER_OP(unary("Square", infer_unary<ut::kSquare>));
-EF_REGISTER_OP(unary("Reciprocal", infer_unary<ut::kReciprocal>));
-EF_REGISTER_OP(unary("Tanh", infer_unary<ut::kFloatComplex>));
-EF_REGISTER_OP(unary("Sigmoid", infer_unary<ut::kFloatComplex>));
-EF_REGISTER_OP(unary("Sin", infer_unary<ut::kFloatComplex>));
-EF_REGISTER_OP(unary("Cos", infer_unary<ut::kFloatComplex>));
-EF_REGISTER_OP(unary("Tan", infer_unary<ut::kFloatComplex>));
-EF_REGISTER_OP(unary("Floor", infer_unary<ut::kFloat>));
-EF_REGISTER_OP(unary("Ceil", infer_unary<ut::kFloat>));
-EF_REGISTER_OP(unary("Round", infer_unary<ut::kRound>));
-EF_REGISTER_OP(unary("Relu", infer_unary<ut::kRelu>, "features"));
-EF_REGISTER_OP(unary("Relu6", infer_unary<ut::kRelu6>, "features"));
-EF_REGISTER_OP(unary("Elu", infer_unary<ut::kEluFamily>, "features"));
-EF_REGISTER_OP(unary("Selu", infer_unary<ut::kEluFamily>, "features"));
-EF_REGISTER_OP(unary("Softplus", infer_unary<ut::kEluFamily>, "features"));
-EF_REGISTER_OP(unary("Invert", infer_unary<ut::kInvert>));
-EF_REGISTER_OP(unary("IsNan", infer_predicate));
-EF_REGISTER_OP(unary("IsInf", infer_predicate));
-EF_REGISTER_OP(unary("IsFinite", infer_predicate));
-EF_REGISTER_OP(unary("LogicalNot", infer_logical_not));
-EF_REGISTER_OP(unary("ComplexAbs", infer_complex_abs));
+EF_REGISTER_OP(unary<ut::kNeg>("Neg"));
+EF_REGISTER_OP(unary<ut::kAbs>("Abs"));
+EF_REGISTER_OP(unary<ut::kNeg>("Sign"));
+EF_REGISTER_OP(unary<ut::kFloatComplex>("Exp"));
+EF_REGISTER_OP(unary<ut::kFloatComplex>("Expm1"));
+EF_REGISTER_OP(unary<ut::kFloatComplex>("Log"));
+EF_REGISTER_OP(unary<ut::kFloatComplex>("Log1p"));
+EF_REGISTER_OP(unary<ut::kFloatComplex>("Sqrt"));
+EF_REGISTER_OP(unary<ut::kFloatComplex>("Rsqrt"));
+EF_REGISTER_OP(unary<ut::kSquare>("Square"));
+EF_REGISTER_OP(unary<ut::kReciprocal>("Reciprocal"));
+EF_REGISTER_OP(unary<ut::kFloatComplex>("Tanh"));
+EF_REGISTER_OP(unary<ut::kFloatComplex>("Sigmoid"));
+EF_REGISTER_OP(unary<ut::kFloatComplex>("Sin"));
+EF_REGISTER_OP(unary<ut::kFloatComplex>("Cos"));
+EF_REGISTER_OP(unary<ut::kFloatComplex>("Tan"));
+EF_REGISTER_OP(unary<ut::kFloat>("Floor"));
+EF_REGISTER_OP(unary<ut::kFloat>("Ceil"));
+EF_REGISTER_OP(unary<ut::kRound>("Round"));
+EF_REGISTER_OP(unary<ut::kRelu>("Relu", "features"));
+EF_REGISTER_OP(unary<ut::kRelu6>("Relu6", "features"));
+EF_REGISTER_OP(unary<ut::kEluFamily>("Elu", "features"));
+EF_REGISTER_OP(unary<ut::kEluFamily>("Selu", "features"));
+EF_REGISTER_OP(unary<ut::kEluFamily>("Softplus", "features"));
+EF_REGISTER_OP(unary<ut::kInvert>("Invert"));
+EF_REGISTER_OP(unary<ut::kFloat>("IsNan", "x", infer_predicate));
+EF_REGISTER_OP(unary<ut::kFloat>("IsInf", "x", infer_predicate));
+EF_REGISTER_OP(unary<ut::kFloat>("IsFinite", "x", infer_predicate));
+EF_REGISTER_OP([] {
+  OpDef d = unary<ut::kFloat>("LogicalNot", "x", infer_logical_not);
+  return std::move(d).with_types({"bool"}, {});
+}());
+EF_REGISTER_OP([] {
+  OpDef d = unary<ut::kComplexAbs>("ComplexAbs", "x", infer_complex_abs);
+  d.attrs = {"Tout"};
+  return std::move(d).with_types({"T"}, {{"T", ut::kComplexAbs.tf_allowed, ut::kComplexAbs.kernels},
+                                         {"Tout", "float, double", dtype_bit(DType::kFloat32)}});
+}());
 
 EF_REGISTER_OP([] {
   OpDef d;
@@ -128,7 +115,7 @@ EF_REGISTER_OP([] {
   d.inputs = {"t", "clip_value_min", "clip_value_max"};
   d.infer = infer_clip;
   d.elementwise = true;
-  return d;
+  return std::move(d).with_types({"T", "T", "T"}, {{"T", ut::kClipByValue.tf_allowed, ut::kClipByValue.kernels}});
 }());
 
 }  // namespace

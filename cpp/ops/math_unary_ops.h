@@ -6,14 +6,6 @@
 
 namespace ef {
 
-constexpr uint32_t dtype_bit(DType t) { return uint32_t(1) << static_cast<int>(t); }
-
-constexpr uint32_t kBitsFloat = dtype_bit(DType::kFloat16) | dtype_bit(DType::kFloat32) | dtype_bit(DType::kFloat64);
-constexpr uint32_t kBitsSignedInt =
-    dtype_bit(DType::kInt8) | dtype_bit(DType::kInt16) | dtype_bit(DType::kInt32) | dtype_bit(DType::kInt64);
-constexpr uint32_t kBitsInt = kBitsSignedInt | dtype_bit(DType::kUInt8);
-constexpr uint32_t kBitsComplex = dtype_bit(DType::kComplex64);
-
 // The dtypes an op's "T" attr accepts. TF's op definitions sometimes allow dtypes that have
 // no CPU kernel (Reciprocal on int32): those raise NotFound, all others InvalidArgument with
 // TF's own list of allowed values (which names types eagerflow lacks, like bfloat16).

@@ -16,7 +16,7 @@ OpDef softmax(const char* name) {
   d.name = name;
   d.inputs = {"logits"};
   d.infer = infer_softmax;
-  return d;
+  return std::move(d).with_types({"T"}, {{"T", kListFloatOnly}});
 }
 
 EF_REGISTER_OP(softmax("Softmax"));

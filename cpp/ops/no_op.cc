@@ -12,7 +12,7 @@ EF_REGISTER_OP([] {
   OpDef d;
   d.name = "NoOp";
   d.infer = infer_no_op;
-  return d;
+  return std::move(d).with_types({}, {});
 }());
 EF_REGISTER_CPU_KERNEL("NoOp", no_op_kernel);
 

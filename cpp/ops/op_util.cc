@@ -6,26 +6,10 @@
 
 namespace ef {
 
-bool dtype_in(DType t, unsigned types) {
-  if (dtype_is_floating(t)) return types & kTypesFloat;
-  if (dtype_is_integer(t)) return types & kTypesInt;
-  if (t == DType::kBool) return types & kTypesBool;
-  if (t == DType::kString) return types & kTypesString;
-  if (t == DType::kComplex64) return types & kTypesComplex;
-  return false;
-}
-
 void check_type(const OpDef& op, DType t, unsigned types) {
   if (dtype_in(t, types)) return;
-  std::string allowed;
-  auto add = [&](const char* s) { allowed += allowed.empty() ? s : std::string(", ") + s; };
-  if (types & kTypesFloat) { add("half"); add("float"); add("double"); }
-  if (types & kTypesInt) { add("int8"); add("uint8"); add("int16"); add("int32"); add("int64"); }
-  if (types & kTypesComplex) add("complex64");
-  if (types & kTypesBool) add("bool");
-  if (types & kTypesString) add("string");
   throw_error(Code::kInvalidArgument, "Value for attr 'T' of ", tf_type_string(t),
-              " is not in the list of allowed values: ", allowed, "\n\t; NodeDef: {{node ", op.name, "}}");
+              " is not in the list of allowed values: ", type_list_string(types), "\n\t; NodeDef: {{node ", op.name, "}}");
 }
 
 void check_same_dtype(const OpDef& op, DType expected, DType got, int input_index) {

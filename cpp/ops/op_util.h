@@ -7,19 +7,6 @@
 
 namespace ef {
 
-// Type sets for "T" attrs, as in TF's op definitions.
-enum TypeSet : unsigned {
-  kTypesFloat = 1u << 0,    // float16/32/64
-  kTypesInt = 1u << 1,      // int8..int64, uint8
-  kTypesBool = 1u << 2,
-  kTypesString = 1u << 3,
-  kTypesComplex = 1u << 4,
-  kTypesReal = kTypesFloat | kTypesInt,
-  kTypesNumeric = kTypesReal | kTypesComplex,
-  kTypesAll = kTypesNumeric | kTypesBool | kTypesString,
-};
-
-bool dtype_in(DType t, unsigned types);
 // Throws InvalidArgument: "Value for attr 'T' of string is not in the list of allowed values: ..."
 void check_type(const OpDef& op, DType t, unsigned types);
 // Throws InvalidArgument: "cannot compute AddV2 as input #1(zero-based) was expected to be a

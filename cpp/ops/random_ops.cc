@@ -47,7 +47,7 @@ OpDef random_float(const char* name) {
   d.attrs = {"dtype", "seed", "seed2"};
   d.infer = infer_random_float;
   d.stateful = true;
-  return d;
+  return std::move(d).with_types({"T"}, {{"dtype", kListFloatOnly}, {"T", kListIndex}});
 }
 
 EF_REGISTER_OP(random_float("RandomStandardNormal"));
@@ -61,7 +61,7 @@ EF_REGISTER_OP([] {
   d.attrs = {"Tout", "seed", "seed2"};
   d.infer = infer_random_uniform_int;
   d.stateful = true;
-  return d;
+  return std::move(d).with_types({"T", "Tout", "Tout"}, {{"Tout", kListIndex}, {"T", kListIndex}});
 }());
 
 EF_REGISTER_OP([] {
@@ -71,7 +71,7 @@ EF_REGISTER_OP([] {
   d.attrs = {"seed", "seed2"};
   d.infer = infer_same_as_input0;
   d.stateful = true;
-  return d;
+  return std::move(d).with_types({"T"}, {{"T"}});
 }());
 
 }  // namespace

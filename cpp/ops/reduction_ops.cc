@@ -49,13 +49,13 @@ OpDef reduction(const char* name) {
   return d;
 }
 
-EF_REGISTER_OP(reduction("Sum"));
-EF_REGISTER_OP(reduction("Mean"));
-EF_REGISTER_OP(reduction("Prod"));
-EF_REGISTER_OP(reduction("Max"));
-EF_REGISTER_OP(reduction("Min"));
-EF_REGISTER_OP(reduction("Any"));
-EF_REGISTER_OP(reduction("All"));
+EF_REGISTER_OP(reduction("Sum").with_types({"T", "Tidx"}, {{"T", kListNumber}, {"Tidx", kListIndex}}));
+EF_REGISTER_OP(reduction("Mean").with_types({"T", "Tidx"}, {{"T", kListNumber}, {"Tidx", kListIndex}}));
+EF_REGISTER_OP(reduction("Prod").with_types({"T", "Tidx"}, {{"T", kListNumber}, {"Tidx", kListIndex}}));
+EF_REGISTER_OP(reduction("Max").with_types({"T", "Tidx"}, {{"T", kListRealNumber}, {"Tidx", kListIndex}}));
+EF_REGISTER_OP(reduction("Min").with_types({"T", "Tidx"}, {{"T", kListRealNumber}, {"Tidx", kListIndex}}));
+EF_REGISTER_OP(reduction("Any").with_types({"bool", "Tidx"}, {{"Tidx", kListIndex}}));
+EF_REGISTER_OP(reduction("All").with_types({"bool", "Tidx"}, {{"Tidx", kListIndex}}));
 
 // input, dimension; attr output_type (default int64).
 void infer_arg(InferContext& c) {
@@ -88,8 +88,13 @@ OpDef arg_reduction(const char* name) {
   return d;
 }
 
-EF_REGISTER_OP(arg_reduction("ArgMax"));
-EF_REGISTER_OP(arg_reduction("ArgMin"));
+constexpr const char* kListArg =
+    "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64, qint8, quint8, qint32, "
+    "qint16, quint16, bool";
+EF_REGISTER_OP(arg_reduction("ArgMax").with_types(
+    {"T", "Tidx"}, {{"T", kListArg}, {"Tidx", kListIndex16}, {"output_type", "int16, uint16, int32, int64"}}));
+EF_REGISTER_OP(arg_reduction("ArgMin").with_types(
+    {"T", "Tidx"}, {{"T", kListArg}, {"Tidx", kListIndex}, {"output_type", kListIndex}}));
 
 // x, axis (scalar); attrs exclusive, reverse (default false).
 void infer_scan(InferContext& c) {
@@ -109,8 +114,8 @@ OpDef scan(const char* name) {
   return d;
 }
 
-EF_REGISTER_OP(scan("Cumsum"));
-EF_REGISTER_OP(scan("Cumprod"));
+EF_REGISTER_OP(scan("Cumsum").with_types({"T", "Tidx"}, {{"T", kListNumber}, {"Tidx", kListIndex}}));
+EF_REGISTER_OP(scan("Cumprod").with_types({"T", "Tidx"}, {{"T", kListNumber}, {"Tidx", kListIndex}}));
 
 }  // namespace
 }  // namespace ef

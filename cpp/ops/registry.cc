@@ -7,6 +7,7 @@
 
 #include "core/buffer_pool.h"
 #include "core/errors.h"
+#include "ops/signature.h"
 
 namespace ef {
 
@@ -26,6 +27,7 @@ const OpDef& register_op(OpDef def) {
   for (int d = 0; d < kNumDeviceTypes; ++d) kept[d] = def.kernels[d] ? def.kernels[d] : slot->kernels[d];
   *slot = std::move(def);
   for (int d = 0; d < kNumDeviceTypes; ++d) slot->kernels[d] = kept[d];
+  resolve_signature(*slot);
   return *slot;
 }
 

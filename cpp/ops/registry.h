@@ -8,6 +8,7 @@
 #include "core/device.h"
 #include "core/tensor.h"
 #include "ops/attrs.h"
+#include "ops/types.h"
 
 namespace ef {
 
@@ -49,6 +50,20 @@ struct InferContext {
 using KernelFn = void (*)(KernelContext&);
 using InferFn = void (*)(InferContext&);
 
+// A type attr of an op's TF signature ("T: {half, float, double}").
+struct TypeAttr {
+  std::string name;                  // "T", "Tidx", "DstT"
+  const char* tf_allowed = nullptr;  // TF's allowed dtypes as its errors list them; null: any dtype
+  uint32_t kernels = 0;              // dtypes with a kernel here; 0: every allowed value dtype
+  uint32_t allowed = 0;              // derived: tf_allowed's bits (every dtype when null) and kernels
+};
+
+// An input's resolved type: the index of its type attr, or a fixed dtype.
+struct InputType {
+  int attr = -1;                      // index into OpDef::type_attrs, or -1
+  DType fixed = DType::kInvalid;      // when attr < 0: the dtype the input must have (kInvalid: any)
+};
+
 struct OpDef {
   std::string name;                      // TF op type: "AddV2", "MatMul", "Sum"
   std::vector<std::string> inputs;       // input names; a trailing "*" marks a variadic list
@@ -60,7 +75,27 @@ struct OpDef {
   bool runs_functions = false;           // If/While/calls: run function attrs; never folded
   std::string gradient;                  // name of the gradient function (autodiff issue)
 
+  // TF's type signature. input_types[i] names the type attr typing input i ("T") or its fixed
+  // dtype ("bool", "int32", "resource", "variant"); "" leaves the input to the kernel (list(type)
+  // attrs such as If's Tin). A variadic input's entry covers each of its tensors. type_attrs
+  // gives each type attr's dtypes; dtype-valued attrs given explicitly (DstT, dtype) are checked
+  // against them too. execute() checks every call before inference or a kernel sees it.
+  std::vector<std::string> input_types;
+  std::vector<TypeAttr> type_attrs;
+  // Derived by register_op from the two above.
+  std::vector<InputType> resolved_inputs;
+  int list_input = -1;          // the variadic input ("values*"), if any
+  std::string signature_error;  // why the signature does not resolve (tests require it empty)
+  bool has_signature = false;    // set by with_types (tests require it of every op)
+
   bool variadic() const { return !inputs.empty() && inputs.back().back() == '*'; }
+  // Sets the type signature (chainable on a freshly built OpDef).
+  OpDef with_types(std::vector<std::string> in, std::vector<TypeAttr> attrs) && {
+    input_types = std::move(in);
+    type_attrs = std::move(attrs);
+    has_signature = true;
+    return std::move(*this);
+  }
 };
 
 // Builds a stateless OpDef (the common case); set further fields on the result as needed.

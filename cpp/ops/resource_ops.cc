@@ -31,10 +31,15 @@ OpDef def(const char* name, std::vector<std::string> inputs, InferFn infer) {
   return d;
 }
 
-EF_REGISTER_OP(def("ReadVariableOp", {"resource"}, infer_read));
-EF_REGISTER_OP(def("AssignVariableOp", {"resource", "value"}, infer_assign));
-EF_REGISTER_OP(def("AssignAddVariableOp", {"resource", "value"}, infer_assign));
-EF_REGISTER_OP(def("AssignSubVariableOp", {"resource", "value"}, infer_assign));
+// dtype: the variable's value dtype (TF allows any; assign_add/sub need arithmetic).
+const TypeAttr kAnyDType{"dtype"};
+EF_REGISTER_OP(def("ReadVariableOp", {"resource"}, infer_read).with_types({"resource"}, {kAnyDType}));
+EF_REGISTER_OP(def("AssignVariableOp", {"resource", "value"}, infer_assign)
+                   .with_types({"resource", "dtype"}, {kAnyDType}));
+EF_REGISTER_OP(def("AssignAddVariableOp", {"resource", "value"}, infer_assign)
+                   .with_types({"resource", "dtype"}, {{"dtype", nullptr, kTypesNumeric}}));
+EF_REGISTER_OP(def("AssignSubVariableOp", {"resource", "value"}, infer_assign)
+                   .with_types({"resource", "dtype"}, {{"dtype", nullptr, kTypesNumeric}}));
 
 }  // namespace
 }  // namespace ef

@@ -46,13 +46,23 @@ void infer_select(InferContext& c) {
 
 EF_REGISTER_OP(make_op("StridedSlice", {"input", "begin", "end", "strides"},
                    {"T", "Index", "begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"},
-                   infer_strided_slice));
-EF_REGISTER_OP(make_op("Slice", {"input", "begin", "size"}, {"T", "Index"}, infer_slice));
+                   infer_strided_slice)
+                   .with_types({"T", "Index", "Index", "Index"}, {{"T"}, {"Index", kListIndex16}}));
+EF_REGISTER_OP(make_op("Slice", {"input", "begin", "size"}, {"T", "Index"}, infer_slice)
+                   .with_types({"T", "Index", "Index"}, {{"T"}, {"Index", kListIndex}}));
 EF_REGISTER_OP(make_op("GatherV2", {"params", "indices", "axis"}, {"batch_dims", "Tparams", "Tindices", "Taxis"},
-                   infer_gather));
-EF_REGISTER_OP(make_op("GatherNd", {"params", "indices"}, {"Tparams", "Tindices"}, infer_gather_nd));
-EF_REGISTER_OP(make_op("Where", {"input"}, {"T"}, infer_where));
-EF_REGISTER_OP(make_op("SelectV2", {"condition", "t", "e"}, {"T"}, infer_select));
+                   infer_gather)
+                   .with_types({"Tparams", "Tindices", "Taxis"},
+                               {{"Tparams"}, {"Tindices", kListIndex16}, {"Taxis", kListIndex}}));
+EF_REGISTER_OP(make_op("GatherNd", {"params", "indices"}, {"Tparams", "Tindices"}, infer_gather_nd)
+                   .with_types({"Tparams", "Tindices"}, {{"Tparams"}, {"Tindices", kListIndex16}}));
+EF_REGISTER_OP(make_op("Where", {"input"}, {"T"}, infer_where)
+                   .with_types({"T"}, {{"T",
+                                        "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
+                                        "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64, "
+                                        "bool"}}));
+EF_REGISTER_OP(make_op("SelectV2", {"condition", "t", "e"}, {"T"}, infer_select)
+                   .with_types({"bool", "T", "T"}, {{"T"}}));
 
 }  // namespace
 }  // namespace ef

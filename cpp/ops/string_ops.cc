@@ -33,7 +33,7 @@ EF_REGISTER_OP([] {
   d.inputs = {"inputs*"};
   d.attrs = {"separator", "N"};  // separator defaults to ""
   d.infer = infer_string_join;
-  return d;
+  return std::move(d).with_types({"string"}, {});
 }());
 
 EF_REGISTER_OP([] {
@@ -43,7 +43,7 @@ EF_REGISTER_OP([] {
   d.attrs = {"unit"};  // "BYTE" (default) or "UTF8_CHAR"
   d.infer = infer_string_length;
   d.elementwise = true;
-  return d;
+  return std::move(d).with_types({"string"}, {});
 }());
 
 }  // namespace

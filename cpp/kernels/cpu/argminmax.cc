@@ -5,6 +5,7 @@
 #include "kernels/cpu/broadcast.h"
 #include "kernels/cpu/reduction_kernels.h"
 #include "ops/reduction_util.h"
+#include "ops/signature.h"
 
 namespace ef {
 namespace {
@@ -101,7 +102,7 @@ void arg_kernel(KernelContext& c) {
     arg_dispatch_out<kMax, bool>(in, s, out);
     return;
   }
-  EF_DISPATCH_REAL(in.dtype(), (void)0, arg_dispatch_out<kMax, T>(in, s, out));
+  EF_DISPATCH_REAL(in.dtype(), throw_no_kernel(c.op, "T", in.dtype()), arg_dispatch_out<kMax, T>(in, s, out));
 }
 
 EF_REGISTER_CPU_KERNEL("ArgMax", arg_kernel<true>);

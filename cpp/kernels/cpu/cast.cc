@@ -41,14 +41,19 @@ inline To cast_value(From v) {
 // Shared with other kernels that need a dtype conversion.
 Tensor cast_tensor(const Tensor& x, DType dst) {
   if (x->dtype() == dst) return x;
-  Tensor out = TensorImpl::empty(dst, x->shape());
-  DType src = x->dtype();
-  if (src == DType::kString || dst == DType::kString) {
+  const DType src = x->dtype();
+  // Strings and handles convert to nothing else (checked before any allocation).
+  const uint32_t kNoCast = kTypesString | kBitsHandle;
+  if (dtype_in(src, kNoCast) || dtype_in(dst, kNoCast)) {
     throw_error(Code::kUnimplemented, "Cast ", tf_type_string(src), " to ", tf_type_string(dst), " is not supported");
   }
-  EF_DISPATCH_POD(src, (void)0, {
+  Tensor out = TensorImpl::empty(dst, x->shape());
+  auto unsupported = [&] {
+    throw_error(Code::kUnimplemented, "Cast ", tf_type_string(src), " to ", tf_type_string(dst), " is not supported");
+  };
+  EF_DISPATCH_POD(src, unsupported(), {
     using From = T;
-    EF_DISPATCH_POD(dst, (void)0, {
+    EF_DISPATCH_POD(dst, unsupported(), {
       using To = T;
       unary_loop<From, To>(*x, *out, [](From v) { return cast_value<From, To>(v); });
     });

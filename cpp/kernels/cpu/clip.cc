@@ -6,6 +6,7 @@
 #include "kernels/cpu/broadcast.h"
 #include "ops/math_unary_ops.h"
 #include "ops/op_util.h"
+#include "ops/signature.h"
 
 namespace ef {
 namespace {
@@ -54,7 +55,7 @@ void clip_by_value_kernel(KernelContext& c) {
   check_clip_shapes(t.shape(), lo.shape(), hi.shape());
   TensorImpl* out = c.allocate_output(0, t.dtype(), t.shape());
   if (t.num_elements() == 0) return;
-  EF_DISPATCH_REAL(t.dtype(), (void)0, clip_typed<T>(t, lo, hi, *out));
+  EF_DISPATCH_REAL(t.dtype(), throw_no_kernel(c.op, "T", t.dtype()), clip_typed<T>(t, lo, hi, *out));
 }
 
 EF_REGISTER_CPU_KERNEL("ClipByValue", clip_by_value_kernel);

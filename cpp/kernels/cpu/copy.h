@@ -5,13 +5,20 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/errors.h"
 #include "kernels/cpu/broadcast.h"
 
 namespace ef {
 
 // Moving elements never looks at their values, so fixed-size dtypes dispatch on byte width only
 // (fewer instantiations, exact bit copies); strings copy std::string objects one by one.
-inline int storage_width(DType t) { return t == DType::kString ? 0 : static_cast<int>(dtype_size(t)); }
+// Handles have no element storage: a kernel reached with one is a signature bug, not a crash.
+inline int storage_width(DType t) {
+  if (t == DType::kString) return 0;
+  const size_t w = dtype_size(t);
+  if (w == 0) throw_error(Code::kInternal, "no element storage for dtype ", dtype_name(t));
+  return static_cast<int>(w);
+}
 
 #define EF_DISPATCH_STORAGE(DTYPE, ...)          \
   switch (::ef::storage_width(DTYPE)) {           \

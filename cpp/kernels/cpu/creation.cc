@@ -1,8 +1,9 @@
 // CPU kernels: shape queries (Shape, Size, Rank) and creation ops (Fill, ZerosLike, OnesLike, Range,
 // LinSpace, OneHot).
-#include "kernels/cpu/tensor_list.h"
 #include "kernels/cpu/copy.h"
+#include "kernels/cpu/tensor_list.h"
 #include "ops/array_shapes.h"
+#include "ops/signature.h"
 
 namespace ef {
 
@@ -57,7 +58,7 @@ void ones_like_kernel(KernelContext& c) {
   const TensorImpl& x = *c.input(0);
   check_type(c.op, x.dtype(), kTypesNumeric | kTypesBool);
   TensorImpl* out = c.allocate_output(0, x.dtype(), x.shape());
-  EF_DISPATCH_POD(x.dtype(), (void)0, fill_n<T>(out->data<T>(), out->num_elements(), T(1)));
+  EF_DISPATCH_POD(x.dtype(), throw_no_kernel(c.op, "T", x.dtype()), fill_n<T>(out->data<T>(), out->num_elements(), T(1)));
 }
 
 template <typename T>
@@ -83,7 +84,7 @@ void range_kernel(KernelContext& c) {
   }
   c.op.infer(ic);  // validates dtypes, scalars and the start/limit/delta relation; gives the size
   TensorImpl* out = c.allocate_output(0, t, ic.out_shapes[0]);
-  EF_DISPATCH_REAL(t, (void)0, fill_range<T>(out, *c.input(0)->data<T>(), *c.input(2)->data<T>()));
+  EF_DISPATCH_REAL(t, throw_no_kernel(c.op, "Tidx", t), fill_range<T>(out, *c.input(0)->data<T>(), *c.input(2)->data<T>()));
 }
 
 template <typename T>
@@ -113,7 +114,7 @@ void linspace_kernel(KernelContext& c) {
   }
   c.op.infer(ic);
   TensorImpl* out = c.allocate_output(0, c.input(0)->dtype(), ic.out_shapes[0]);
-  EF_DISPATCH_FLOAT(out->dtype(), (void)0, fill_linspace<T>(out, *c.input(0)->data<T>(), *c.input(1)->data<T>()));
+  EF_DISPATCH_FLOAT(out->dtype(), throw_no_kernel(c.op, "T", out->dtype()), fill_linspace<T>(out, *c.input(0)->data<T>(), *c.input(1)->data<T>()));
 }
 
 template <typename T>

@@ -4,6 +4,7 @@
 
 #include "kernels/cpu/copy.h"
 #include "ops/array_shapes.h"
+#include "ops/signature.h"
 
 namespace ef {
 
@@ -147,7 +148,7 @@ void where_kernel(KernelContext& c) {
   EF_INVALID(x.rank() > 0, "WhereOp : Unhandled input dimensions: 0");
   const int64_t n = count_nonzero(x);
   TensorImpl* out = c.allocate_output(0, DType::kInt64, Shape({n, x.rank()}));
-  EF_DISPATCH_POD(x.dtype(), (void)0, where_coords<T>(x, out));
+  EF_DISPATCH_POD(x.dtype(), throw_no_kernel(c.op, "T", x.dtype()), where_coords<T>(x, out));
 }
 
 template <typename T>

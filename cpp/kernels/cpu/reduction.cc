@@ -10,6 +10,7 @@
 #include "kernels/cpu/broadcast.h"
 #include "kernels/cpu/reduction_kernels.h"
 #include "ops/reduction_util.h"
+#include "ops/signature.h"
 
 namespace ef {
 namespace {
@@ -312,9 +313,9 @@ void reduction_kernel(KernelContext& c) {
   if constexpr (std::is_same_v<Red, AnyOp> || std::is_same_v<Red, AllOp>) {
     reduce_typed<Red, false, bool>(in, mask, out);
   } else if constexpr (std::is_same_v<Red, MaxOp> || std::is_same_v<Red, MinOp>) {
-    EF_DISPATCH_REAL(in.dtype(), (void)0, reduce_typed<Red, kMean, T>(in, mask, out));
+    EF_DISPATCH_REAL(in.dtype(), throw_no_kernel(op, "T", in.dtype()), reduce_typed<Red, kMean, T>(in, mask, out));
   } else {
-    EF_DISPATCH_NUMERIC_RED(in.dtype(), (void)0, reduce_typed<Red, kMean, T>(in, mask, out));
+    EF_DISPATCH_NUMERIC_RED(in.dtype(), throw_no_kernel(op, "T", in.dtype()), reduce_typed<Red, kMean, T>(in, mask, out));
   }
 }
 

@@ -10,6 +10,7 @@
 
 #include "kernels/cpu/broadcast.h"
 #include "ops/op_util.h"
+#include "ops/signature.h"
 
 namespace ef {
 namespace {
@@ -64,7 +65,7 @@ void softmax_kernel(KernelContext& c) {
   if (in.rank() == 0)
     throw_error(Code::kInvalidArgument, "logits must have >= 1 dimension, got ", in.shape().to_list_string());
   TensorImpl* out = c.allocate_output(0, in.dtype(), in.shape());
-  EF_DISPATCH_FLOAT(in.dtype(), (void)0, softmax_typed<kLog, T>(in, out));
+  EF_DISPATCH_FLOAT(in.dtype(), throw_no_kernel(c.op, "T", in.dtype()), softmax_typed<kLog, T>(in, out));
 }
 
 EF_REGISTER_CPU_KERNEL("Softmax", softmax_kernel<false>);

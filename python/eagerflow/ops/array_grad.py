@@ -56,7 +56,8 @@ def _concat_grad(op, grad):
     if len(values) == 1:
         return [grad, None]
     sizes = _axis_sizes(values, axis)
-    parts = execute("SplitV", [grad, sizes, axis], {"num_split": len(values)})
+    split_dim = axis if axis.dtype == u.INT32 else execute1("Cast", [axis], {"DstT": u.INT32})  # SplitV's is int32
+    parts = execute("SplitV", [grad, sizes, split_dim], {"num_split": len(values)})
     return list(parts) + [None]
 
 
