@@ -70,7 +70,7 @@ const OpDef& op_named() {
 constexpr char kAdd[] = "AddV2", kSub[] = "Sub", kMul[] = "Mul", kFloorDiv[] = "FloorDiv", kFloorMod[] = "FloorMod",
                kPow[] = "Pow", kLess[] = "Less", kLessEqual[] = "LessEqual", kGreater[] = "Greater",
                kGreaterEqual[] = "GreaterEqual", kEqual[] = "Equal", kNotEqual[] = "NotEqual",
-               kRealDiv[] = "RealDiv", kNeg[] = "Neg", kAbs[] = "Abs", kLogicalNot[] = "LogicalNot",
+               kRealDiv[] = "RealDiv", kNeg[] = "Neg", kAbs[] = "Abs", kComplexAbs[] = "ComplexAbs", kLogicalNot[] = "LogicalNot",
                kInvert[] = "Invert", kLogicalAnd[] = "LogicalAnd", kLogicalOr[] = "LogicalOr",
                kBitwiseAnd[] = "BitwiseAnd", kBitwiseOr[] = "BitwiseOr", kBitwiseXor[] = "BitwiseXor";
 // TF's node names for Python operators.
@@ -222,7 +222,9 @@ void init_tensor(py::module_& m) {
       .def("__rxor__", [](const Tensor& s, py::handle o) { return xor_op(to_tensor(o, s->dtype()), s); },
            py::is_operator())
       .def("__neg__", [](const Tensor& s) { return run1(op_named<kNeg>(), s); })
-      .def("__abs__", [](const Tensor& s) { return run1(op_named<kAbs>(), s); })
+      .def("__abs__", [](const Tensor& s) {  // complex: the float magnitude, as tf.abs
+        return run1(dtype_is_complex(s->dtype()) ? op_named<kComplexAbs>() : op_named<kAbs>(), s);
+      })
       .def("__invert__", [](const Tensor& s) {
         return run1(s->dtype() == DType::kBool ? op_named<kLogicalNot>() : op_named<kInvert>(), s);
       });

@@ -80,6 +80,8 @@ void infer_pad(InferContext& c) {
 }
 
 void infer_reverse(InferContext& c) {
+  EF_INVALID(!c.shapes[1].rank_known() || c.shapes[1].rank() == 1, "'dims' must be 1-dimension, not ",
+             c.shapes[1].rank());
   if (const TensorImpl* axis = input_value(c, 1); axis && c.shapes[0].rank_known()) {
     std::vector<bool> axes;
     reverse_axes(c.op, c.shapes[0], *axis, &axes);

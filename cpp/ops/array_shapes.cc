@@ -305,6 +305,7 @@ Shape pad_shape(const OpDef& op, const Shape& in, const Shape& paddings_shape, c
 }
 
 void reverse_axes(const OpDef& op, const Shape& in, const TensorImpl& axis, std::vector<bool>* axes_out) {
+  EF_INVALID(axis.rank() == 1, "'dims' must be 1-dimension, not ", axis.rank());
   std::vector<int64_t> v = index_values(op, axis, "Tidx");
   const int r = in.rank();
   axes_out->assign(r, false);

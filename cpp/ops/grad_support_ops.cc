@@ -67,7 +67,7 @@ EF_REGISTER_OP(make_op("UnsortedSegmentSum", {"data", "segment_ids", "num_segmen
                    .with_types({"T", "Tindices", "Tnumsegments"},
                                {{"T", kListNumber}, {"Tindices", kListIndex16}, {"Tnumsegments", kListIndex}}));
 EF_REGISTER_OP(make_op("ScatterNd", {"indices", "updates", "shape"}, {"T", "Tindices"}, infer_scatter_nd)
-                   .with_types({"Tindices", "T", "Tindices"}, {{"T"}, {"Tindices", kListIndex16}}));
+                   .with_types({"Tindices", "T", "Tindices"}, {{"T", nullptr, kTypesNumeric}, {"Tindices", kListIndex16}}));
 EF_REGISTER_OP(make_op("StridedSliceGrad", {"shape", "begin", "end", "strides", "dy"},
                        {"T", "Index", "begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"},
                        infer_strided_slice_grad)

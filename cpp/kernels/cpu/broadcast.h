@@ -38,19 +38,29 @@ void binary_loop(const TensorImpl& a, const TensorImpl& b, TensorImpl& out, F f)
   const int64_t n = out.num_elements();
   if (n == 0) return;
   const int64_t na = a.num_elements(), nb = b.num_elements();
+  // The loops read pointers and scalars from locals of their own: a 1-byte store (bool, int8
+  // outputs) may alias anything reachable through memory, such as the closure's captures, and
+  // would force a reload per element (a scalar loop instead of a vectorized one).
   if (na == n && nb == n) {
-    for_range(n, [&](int64_t s, int64_t e) {
-      for (int64_t i = s; i < e; ++i) po[i] = f(pa[i], pb[i]);
+    for_range(n, [pa, pb, po, f](int64_t s, int64_t e) {
+      const TA* const x = pa;
+      const TB* const y = pb;
+      TO* const o = po;
+      for (int64_t i = s; i < e; ++i) o[i] = f(x[i], y[i]);
     });
   } else if (na == 1 && nb == n) {
-    const TA x = pa[0];
-    for_range(n, [&](int64_t s, int64_t e) {
-      for (int64_t i = s; i < e; ++i) po[i] = f(x, pb[i]);
+    for_range(n, [x0 = pa[0], pb, po, f](int64_t s, int64_t e) {
+      const TA x = x0;
+      const TB* const y = pb;
+      TO* const o = po;
+      for (int64_t i = s; i < e; ++i) o[i] = f(x, y[i]);
     });
   } else if (nb == 1 && na == n) {
-    const TB y = pb[0];
-    for_range(n, [&](int64_t s, int64_t e) {
-      for (int64_t i = s; i < e; ++i) po[i] = f(pa[i], y);
+    for_range(n, [pa, y0 = pb[0], po, f](int64_t s, int64_t e) {
+      const TA* const x = pa;
+      const TB y = y0;
+      TO* const o = po;
+      for (int64_t i = s; i < e; ++i) o[i] = f(x[i], y);
     });
   } else {
     const Shape& os = out.shape();
@@ -93,8 +103,10 @@ template <typename TI, typename TO, typename F>
 void unary_loop(const TensorImpl& in, TensorImpl& out, F f) {
   const TI* pi = in.data<TI>();
   TO* po = out.data<TO>();
-  for_range(in.num_elements(), [&](int64_t s, int64_t e) {
-    for (int64_t i = s; i < e; ++i) po[i] = f(pi[i]);
+  for_range(in.num_elements(), [pi, po, f](int64_t s, int64_t e) {
+    const TI* const x = pi;  // locals: see binary_loop
+    TO* const o = po;
+    for (int64_t i = s; i < e; ++i) o[i] = f(x[i]);
   });
 }
 

@@ -97,6 +97,11 @@ void scatter_nd_kernel(KernelContext& c) {
   const Shape out_shape = fill_shape(c.op, c.input(2)->shape(), c.input(2).get());
   const Shape &is = indices.shape(), &us = updates.shape();
   EF_INVALID(is.rank() >= 1, "Indices shape must have rank at least one. Found:", is.to_list_string());
+  EF_INVALID(us.rank() >= 1, "Updates shape must have rank at least one. Found:", us.to_list_string());
+  // TF's ValidEmptyOutputShape: indices and updates are both empty, or neither (nor the shape).
+  const int64_t n_shape = c.input(2)->num_elements(), n_idx = indices.num_elements(), n_upd = updates.num_elements();
+  EF_INVALID((n_idx == 0 && n_upd == 0) || (n_shape != 0 && n_idx != 0 && n_upd != 0),
+             "Indices and updates specified for empty output shape");
   const int batch = is.rank() - 1;
   const int64_t k = is[batch];
   bool ok = us.rank() >= batch;

@@ -94,6 +94,11 @@ def concat(values, axis, name="concat"):
         values = [values]
     values = _convert_list(values)
     if len(values) == 1:
+        # TF checks the axis even when there is nothing to join: an int32 scalar.
+        from eagerflow.framework.convert import convert_to_tensor as convert_exact
+        axis = convert_exact(axis, dtype=dtypes.int32)
+        if axis.shape.rank not in (None, 0):
+            raise ValueError(f"Shape {axis.shape} must have rank 0")
         return identity(values[0])
     return execute1("ConcatV2", values + [_int_tensor(axis)])
 
@@ -181,7 +186,14 @@ def shape(input, out_type=None, name=None):
 def size(input, out_type=None, name=None):
     """tf.size: number of elements as an int32 (or out_type) scalar."""
     out_type = dtypes.int32 if out_type is None else dtypes.as_dtype(out_type)
-    return execute1("Size", [_t(input)], {"out_type": out_type})
+    x = _t(input)
+    dims = x.shape.as_list() if x.shape.rank is not None else None
+    if dims is not None and (None not in dims or 0 in dims):
+        # A known size is a constant of out_type, as TF folds it (any numeric out_type then).
+        from eagerflow.framework.convert import convert_to_tensor as convert_exact
+        n = 0 if 0 in dims else int(np.prod(dims, dtype=np.int64))
+        return convert_exact(np.array(n).astype(out_type.as_numpy_dtype), dtype=out_type)
+    return execute1("Size", [x], {"out_type": out_type})
 
 
 def rank(input, name=None):

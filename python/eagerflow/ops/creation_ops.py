@@ -88,7 +88,9 @@ def linspace(start, stop, num, name=None, axis=0):
     start = convert_to_tensor(start)
     stop = stop if isinstance(stop, Tensor) else _exact(stop, start.dtype)
     if start.dtype.is_integer:
-        start, stop = _cast(start, dtypes.float64), _cast(stop, dtypes.float64)
+        # TF divides (stop - start) by the step count with truediv: float32 for 8/16-bit ints.
+        wide = start.dtype in (dtypes.int32, dtypes.int64)
+        start, stop = (_cast(t, dtypes.float64 if wide else dtypes.float32) for t in (start, stop))
     n = int(num)
     if n < 0:  # TF builds linspace from range(1, num): same error
         execute1("Range", [_scalar(1, dtypes.int32), _scalar(n, dtypes.int32), _scalar(1, dtypes.int32)])

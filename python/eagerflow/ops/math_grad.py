@@ -178,22 +178,35 @@ def _square_grad(op, grad):
     return [grad * (x * math_ops.cast(2, x.dtype))]
 
 
+def _zero_where_no_grad(grad, g):
+    """`g`, but 0 where the incoming gradient is 0: TF's SqrtGrad/RsqrtGrad/ReciprocalGrad kernels,
+    so tf.where(x > 0, tf.sqrt(x), 0.) has gradient 0 (not NaN) at x = 0."""
+    return array_ops.where(math_ops.equal(grad, math_ops.cast(0, grad.dtype)), creation_ops.zeros_like(g), g)
+
+
+def _div_no_nan(x, y):
+    """x / y, 0 where y is 0 (TF's div_no_nan)."""
+    zero = math_ops.equal(y, math_ops.cast(0, y.dtype))
+    q = x / array_ops.where(zero, creation_ops.ones_like(y), y)
+    return array_ops.where(zero, creation_ops.zeros_like(q), q)
+
+
 @RegisterGradient("Sqrt")
 def _sqrt_grad(op, grad):
     y = op.outputs[0]
-    return [grad * math_ops.cast(0.5, y.dtype) / y]
+    return [_zero_where_no_grad(grad, grad * math_ops.cast(0.5, y.dtype) / y)]
 
 
 @RegisterGradient("Rsqrt")
 def _rsqrt_grad(op, grad):
     y = op.outputs[0]
-    return [grad * (math_ops.cast(-0.5, y.dtype) * y * y * y)]
+    return [_zero_where_no_grad(grad, grad * (math_ops.cast(-0.5, y.dtype) * y * y * y))]
 
 
 @RegisterGradient("Reciprocal")
 def _reciprocal_grad(op, grad):
     y = op.outputs[0]
-    return [-grad * (y * y)]
+    return [_zero_where_no_grad(grad, -grad * (y * y))]
 
 
 @RegisterGradient("Exp")
@@ -389,7 +402,7 @@ def _cumprod_grad(op, grad):
     reverse = bool(_attr(op, "reverse", False))
     prod = reduction_ops.cumprod(x, op.inputs[1], exclusive=exclusive, reverse=reverse)
     out = reduction_ops.cumsum(prod * grad, op.inputs[1], exclusive=exclusive, reverse=not reverse)
-    return [out / x, None]
+    return [_div_no_nan(out, x), None]
 
 
 # --- matrix products ----------------------------------------------------------------------------
@@ -429,7 +442,4 @@ def _complex_abs_grad(op, grad):
     # TF's convention: grad * x / |x| as a complex number, 0 where x = 0 (div_no_nan).
     x = op.inputs[0]
     y = op.outputs[0]
-    zero = math_ops.equal(y, math_ops.cast(0, y.dtype))
-    safe_y = array_ops.where(zero, creation_ops.ones_like(y), y)
-    g = math_ops.cast(grad, x.dtype) * x / math_ops.cast(safe_y, x.dtype)
-    return [array_ops.where(zero, creation_ops.zeros_like(g), g)]
+    return [_div_no_nan(math_ops.cast(grad, x.dtype) * x, math_ops.cast(y, x.dtype))]

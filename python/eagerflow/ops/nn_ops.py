@@ -44,8 +44,17 @@ def log_softmax(logits, axis=None, name=None):
 def clip_by_norm(t, clip_norm, axes=None, name=None):
     """Rescales `t` so its L2 norm over `axes` (all when None) is at most `clip_norm`."""
     t = _execute.convert_to_tensor(t)
-    clip_norm = _execute.convert_to_tensor(clip_norm, t._dtype_enum)
     ex = _execute.execute1
+    # A negative bound clips to zero, as TF does.
+    if isinstance(clip_norm, (int, float)):
+        clip_norm = _execute.convert_to_tensor(max(clip_norm, 0), t._dtype_enum)
+    else:
+        clip_norm = _execute.convert_to_tensor(clip_norm, t._dtype_enum)
+        clip_norm = ex("Maximum", [clip_norm, ex("ZerosLike", [clip_norm])])
     ax = reduction_ops._axes(t, axes)
-    l2norm = ex("Sqrt", [ex("Sum", [ex("Mul", [t, t]), ax], {"keep_dims": True})])
+    l2sum = ex("Sum", [ex("Mul", [t, t]), ax], {"keep_dims": True})
+    # sqrt only where the sum is positive: a zero `t` keeps a zero (not NaN) gradient.
+    positive = ex("Greater", [l2sum, ex("ZerosLike", [l2sum])])
+    safe = ex("SelectV2", [positive, l2sum, ex("OnesLike", [l2sum])])
+    l2norm = ex("SelectV2", [positive, ex("Sqrt", [safe]), l2sum])
     return ex("RealDiv", [ex("Mul", [t, clip_norm]), ex("Maximum", [l2norm, clip_norm])])

@@ -99,15 +99,16 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
 
 
 def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
-    """Population variance across dimensions (real floating tensors)."""
+    """Population variance across dimensions (floating or complex tensors; complex gives a real one)."""
     x = _execute.convert_to_tensor(input_tensor)
-    if x.dtype.is_integer or x.dtype.is_bool:
-        raise TypeError(f"Input must be either real or complex. Received integer type {x.dtype!r}.")
-    if x.dtype.is_complex:
-        raise NotImplementedError("reduce_variance of complex tensors is not supported yet")
     ax = _axes(x, axis)
     mean = _execute.execute1("Mean", [x, ax], {"keep_dims": True})
-    sq = _execute.execute1("SquaredDifference", [x, mean])
+    if x.dtype.is_integer:
+        raise TypeError(f"Input must be either real or complex. Received integer type {x.dtype!r}.")
+    if x.dtype.is_complex:  # |x - mean|^2, real
+        sq = _execute.execute1("Square", [_execute.execute1("ComplexAbs", [_execute.execute1("Sub", [x, mean])])])
+    else:
+        sq = _execute.execute1("SquaredDifference", [x, mean])
     return _execute.execute1("Mean", [sq, ax], {"keep_dims": bool(keepdims)})
 
 

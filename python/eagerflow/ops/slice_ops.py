@@ -31,8 +31,11 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
 
 def slice(input_, begin, size, name=None):
     """tf.slice: `size[i]` elements from `begin[i]` in each dimension (-1: to the end)."""
-    from eagerflow.ops.array_ops import _int_tensor
-    return execute1("Slice", [convert_to_tensor(input_), _int_tensor(begin), _int_tensor(size)])
+    # Index has no default dtype in TF's op: begin/size take their own, a tensor's dtype fixing the
+    # other's (an empty list alone is float32, which the op refuses, as in TF).
+    from eagerflow.ops._execute import binary_inputs
+    begin, size = binary_inputs(begin, size)
+    return execute1("Slice", [convert_to_tensor(input_), begin, size])
 
 
 def _check_index(idx):
