@@ -28,15 +28,34 @@ std::string list_string(const std::vector<int64_t>& v, const char* sep) {
 
 static Shape unknown_dims(int64_t n) { return n < 0 ? Shape::unknown_rank() : Shape(std::vector<int64_t>(n, -1)); }
 
-// Dimension arithmetic on user-given sizes saturates at INT64_MAX (signed overflow is undefined):
-// an impossible size then fails allocation (ResourceExhausted) or a size check, never wraps.
-static int64_t sat_mul(int64_t a, int64_t b) {
+// Dimension arithmetic on user-given sizes is checked before it is done (signed overflow is
+// undefined): an output dim beyond int64, or a shape of more than 2**63 - 1 elements, is an
+// InvalidArgument as TF raises it; a representable but impossible size fails allocation
+// (ResourceExhausted).
+static int64_t checked_dim(int64_t r, bool overflow, int d) {
+  EF_INVALID(!overflow, "Dimension ", d, " of the output does not fit in int64");
+  return r;
+}
+static int64_t dim_mul(int64_t a, int64_t b, int d) {
   int64_t r;
-  return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+  return checked_dim(r, __builtin_mul_overflow(a, b, &r), d);
+}
+static int64_t dim_add(int64_t a, int64_t b, int d) {
+  int64_t r;
+  return checked_dim(r, __builtin_add_overflow(a, b, &r), d);
 }
 static int64_t sat_add(int64_t a, int64_t b) {
   int64_t r;
   return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
+Shape checked_shape(Shape s) {
+  if (!s.fully_defined() || s.num_elements() == 0) return s;
+  int64_t n = 1;
+  for (int64_t d : s)
+    EF_INVALID(!__builtin_mul_overflow(n, d, &n), "Shape ", s.to_list_string(),
+               " would have more than 2**63 - 1 elements");
+  return s;
 }
 
 // Length of a 1-D index input from its static shape (-1 when unknown).
@@ -274,9 +293,9 @@ Shape tile_shape(const OpDef& op, const Shape& in, const Shape& multiples_shape,
   Shape out;
   for (int d = 0; d < r; ++d) {
     EF_INVALID(m[d] >= 0, "Expected multiples[", d, "] >= 0, but got ", m[d]);
-    out.push_back(in[d] < 0 ? -1 : sat_mul(in[d], m[d]));
+    out.push_back(in[d] < 0 ? -1 : dim_mul(in[d], m[d], d));
   }
-  return out;
+  return checked_shape(out);
 }
 
 Shape pad_shape(const OpDef& op, const Shape& in, const Shape& paddings_shape, const TensorImpl* paddings, int mirror,
@@ -299,9 +318,9 @@ Shape pad_shape(const OpDef& op, const Shape& in, const Shape& paddings_shape, c
     if (n >= 0 && mirror == 2)
       EF_INVALID(b <= n && a <= n, "paddings must be no greater than the dimension size: ", b, ", ", a,
                  " greater than ", n);
-    out.push_back(n < 0 ? -1 : sat_add(sat_add(n, a), b));
+    out.push_back(n < 0 ? -1 : dim_add(dim_add(n, a, d), b, d));
   }
-  return out;
+  return checked_shape(out);
 }
 
 void reverse_axes(const OpDef& op, const Shape& in, const TensorImpl& axis, std::vector<bool>* axes_out) {
@@ -321,6 +340,7 @@ Shape broadcast_to_shape(const OpDef& op, const Shape& in, const Shape& shape_sh
   if (!shape) return unknown_dims(vector_len(shape_shape));
   Shape out(index_values(op, *shape, "Tidx"));
   for (int64_t d : out) EF_INVALID(d >= 0, "Dimension ", d, " must be >= 0");
+  out = checked_shape(out);
   if (!in.rank_known()) return out;
   EF_INVALID(in.rank() <= out.rank(), "Rank of input (", in.rank(), ") must be no greater than rank of output shape (",
              out.rank(), ").");
@@ -396,7 +416,7 @@ Shape one_hot_shape(const Shape& indices, const TensorImpl* depth, int64_t axis,
   }
   Shape out = indices;
   out.insert(*axis_out, d);
-  return out;
+  return checked_shape(out);
 }
 
 Shape fill_shape(const OpDef& op, const Shape& dims_shape, const TensorImpl* dims) {
@@ -405,7 +425,7 @@ Shape fill_shape(const OpDef& op, const Shape& dims_shape, const TensorImpl* dim
   if (!dims) return unknown_dims(vector_len(dims_shape));
   std::vector<int64_t> v = index_values(op, *dims, "index_type");
   for (int64_t d : v) EF_INVALID(d >= 0, "Dimension ", d, " must be >= 0");
-  return Shape(v);
+  return checked_shape(Shape(v));
 }
 
 }  // namespace ef

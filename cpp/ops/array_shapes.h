@@ -46,6 +46,8 @@ Shape one_hot_shape(const Shape& indices, const TensorImpl* depth, int64_t axis,
 // Number of non-zero (true) elements, for Where (defined with its kernel).
 int64_t count_nonzero(const TensorImpl& t);
 Shape fill_shape(const OpDef& op, const Shape& dims_shape, const TensorImpl* dims);
+// `s` unchanged, or InvalidArgument as TF's TensorShape raises it for more than 2**63 - 1 elements.
+Shape checked_shape(Shape s);
 
 }  // namespace ef
 
