@@ -91,3 +91,31 @@ def test_rss_over_1e6_eager_ops(benchmark):
     benchmark.pedantic(run, rounds=1, iterations=1)
     benchmark.extra_info["rss_growth_mib"] = rss() - before
     print("RSS growth over 1e6 ops: %.2f MiB" % (rss() - before))
+
+
+# Fills and small-integer arithmetic: 1-byte elements must stream as fast as 4-byte ones (same bytes).
+FILL_BYTES = 1 << 26
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "float32"])
+def test_fill_64MiB_eagerflow(benchmark, dtype):
+    n = FILL_BYTES // np.dtype(dtype).itemsize
+    benchmark.extra_info["bytes"] = FILL_BYTES
+    benchmark(lambda: tf.ones([n], getattr(tf, dtype)))
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "float32"])
+def test_fill_64MiB_numpy(benchmark, dtype):
+    n = FILL_BYTES // np.dtype(dtype).itemsize
+    benchmark.extra_info["bytes"] = FILL_BYTES
+    benchmark(lambda: np.ones([n], dtype))
+
+
+def test_add_int8_4M_eagerflow(benchmark):
+    a = tf.ones([1 << 22], tf.int8)
+    benchmark(lambda: a + a)
+
+
+def test_add_int8_4M_numpy(benchmark):
+    a = np.ones([1 << 22], np.int8)
+    benchmark(lambda: a + a)
