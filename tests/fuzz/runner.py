@@ -1,0 +1,153 @@
+"""Supervises forked workers: a batch of calls per fork, a fresh fork after a crash or a hang.
+
+This process imports the library and runs no op itself (so the forks start clean: no thread
+pool, no state), generates each batch's snippets, and reads the worker's pipe: `S i` before call
+i starts, `E {...}` with its outcome. A call announced and never finished crashed (the worker's
+exit status and sanitizer report say how) or hung (no line for `timeout` seconds).
+"""
+import collections
+import json
+import os
+import re
+import select
+import signal
+import sys
+import tempfile
+import time
+import traceback
+
+from fuzz import worker
+
+MARK = "@@fuzz call "
+HARNESS_ERROR = 70  # the worker's exit status when the fuzzer itself failed
+
+
+def sanitized():
+    return bool(os.environ.get("EAGERFLOW_SANITIZE")) or "libasan" in os.environ.get("LD_PRELOAD", "")
+
+
+def _status_text(status):
+    if os.WIFSIGNALED(status):
+        return "crash " + signal.Signals(os.WTERMSIG(status)).name
+    return f"crash exit {os.WEXITSTATUS(status)}"
+
+
+REPORT_START = re.compile(r"^.*(ERROR: AddressSanitizer|runtime error:|terminate called|Fatal Python error).*$", re.M)
+PROJECT_FRAME = re.compile(r"#\d+ 0x[0-9a-f]+ in (\S+).*?\b(cpp/[\w/.]+:\d+)")
+
+
+def crash_report(stderr):
+    """(site, excerpt): the error and the first frame in the project's C++ sources, and the
+    report itself (lines shortened) from its first line on."""
+    m = REPORT_START.search(stderr)
+    if not m:
+        return "", stderr[-3000:]
+    report = stderr[m.start():]
+    ubsan = re.search(r"(cpp/[\w/.]+:\d+):\d+: runtime error: ([^\n]{0,100})", report)
+    if ubsan:
+        site = f"{ubsan.group(1)}: {ubsan.group(2)}"
+    else:
+        kind = re.search(r"AddressSanitizer: ([\w-]+)|(terminate called[^\n]{0,80})|(Fatal Python error: \w[^\n]*)", report)
+        frame = PROJECT_FRAME.search(report)
+        site = " ".join(x for x in [kind and next(g for g in kind.groups() if g),
+                                    frame and f"at {frame.group(2)} in {frame.group(1)[:60]}"] if x)
+    lines = [line[:220] for line in report.splitlines()[:18]]
+    return site, "\n".join(lines)
+
+
+class Runner:
+    """Runs calls [(index, label, mode, snippet)] and keeps the outcomes."""
+
+    def __init__(self, lib="eagerflow", batch=250, timeout=30.0):
+        self.lib, self.batch, self.timeout = lib, batch, timeout
+        self.sanitized = sanitized()
+        self.counts = collections.Counter()
+        self.outcomes = {}  # index -> outcome name
+        self.failures = []  # records of disallowed exceptions, crashes and hangs
+        self.seconds = 0.0
+        self.crashes = 0
+        self.times = collections.defaultdict(list)  # mode -> call durations
+        self.target_seconds = collections.Counter()
+        fd, self.err_path = tempfile.mkstemp(prefix="eagerflow-fuzz-", suffix=".stderr")
+        os.close(fd)
+
+    def run(self, calls):
+        info = {c[0]: c for c in calls}
+        t0 = time.perf_counter()
+        pos = 0
+        while pos < len(calls):
+            chunk = calls[pos:pos + self.batch]
+            done, pending, status, stderr = self._fork([(c[0], c[1], c[3]) for c in chunk],
+                                                      lambda rec: self._record(rec, info))
+            pos += done
+            if status == f"crash exit {HARNESS_ERROR}":
+                raise RuntimeError(f"the fuzzer itself failed in call {pending}:\n{stderr[-3000:]}")
+            if pending is not None:  # crashed or hung in call `pending`: a fresh worker goes on after it
+                site, excerpt = crash_report(stderr)
+                rec = {"o": status, "i": pending, "stderr": excerpt, "site": site}
+                self.crashes += 1
+                if self.crashes <= 50:  # does it crash alone, in a fresh worker?
+                    _, label, _, snippet = info[pending]
+                    rec["alone"] = self._fork([(pending, label, snippet)], lambda rec: None)[2] == status
+                self._record(rec, info)
+                pos += 1
+        self.seconds += time.perf_counter() - t0
+        if os.path.exists(self.err_path):
+            os.unlink(self.err_path)
+        return self
+
+    def _record(self, rec, info):
+        i = rec["i"]
+        self.counts[rec["o"]] += 1
+        self.outcomes[i] = rec["o"]
+        if "t" in rec:  # seconds, for the report's timing lines only
+            self.times[info[i][2]].append(rec["t"])
+            self.target_seconds[info[i][1]] += rec["t"]
+        if not rec.get("allowed", rec["o"] == "ok"):
+            rec.update(label=info[i][1], mode=info[i][2], snippet=info[i][3])
+            self.failures.append(rec)
+
+    def _fork(self, items, on_outcome):
+        """Runs items [(index, label, snippet)] in one worker. Returns (calls finished, the call that never
+        finished or None, how the worker ended, its stderr from that call on)."""
+        open(self.err_path, "w").close()
+        r, w = os.pipe()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.close(r)
+                worker.run(w, self.err_path, items, self.lib, self.sanitized)
+            except BaseException:  # a defect of the fuzzer itself: the run stops (see _fork's caller)
+                traceback.print_exc()
+            finally:
+                os._exit(HARNESS_ERROR)
+        os.close(w)
+        done, started, buf, hung = 0, None, b"", False
+        while True:
+            if not select.select([r], [], [], self.timeout)[0]:
+                hung = True
+                os.kill(pid, signal.SIGUSR1)  # faulthandler prints the hung call's Python stack
+                time.sleep(1.0)
+                os.kill(pid, signal.SIGKILL)
+                break
+            data = os.read(r, 1 << 16)
+            if not data:
+                break
+            *lines, buf = (buf + data).split(b"\n")
+            for line in lines:
+                if line.startswith(b"S "):
+                    started = int(line[2:])
+                else:
+                    started = None
+                    done += 1
+                    on_outcome(json.loads(line[2:]))
+        os.close(r)
+        _, status = os.waitpid(pid, 0)
+        if started is None and done == len(items):
+            return done, None, "ok", ""
+        with open(self.err_path, errors="replace") as f:
+            stderr = f.read()
+        stderr = stderr[max(0, stderr.rfind(f"{MARK}{started}\n")):] if started is not None else stderr
+        return done, started, "hang" if hung else _status_text(status), stderr
