@@ -18,7 +18,7 @@ DEFAULT_SEED = 1
 
 
 def default_calls():
-    return 2500 if sanitized() else 6000
+    return 4000 if sanitized() else 10000
 
 
 def parse(argv):
@@ -59,12 +59,12 @@ def load(path, lib):
 def group_key(f):
     """One group per likely root cause: the sanitizer's site or the target for crashes; the class,
     the raising library line and the message's words for exceptions."""
+    # What the snippet called directly: registry ops all go through _core.execute.
+    entry = "_core.execute" if re.fullmatch(r"[A-Z_]\w*", f["label"]) else f["label"]
     if f["o"].startswith(("crash", "hang")):
-        return f"{f['o']} at {f['site'] or f['label']}"
+        return f"{f['o']} at {f['site'] or entry}"
     words = re.sub(r"<[^>]*>|'[^']*'|\"[^\"]*\"|\d+", "_", f["msg"].strip().split("\n")[0])[:70]
-    where = f["root_where"]
-    if where == "<call>":  # raised by what the snippet called directly: a registry op goes through _core.execute
-        where = "_core.execute" if re.fullmatch(r"[A-Z_]\w*", f["label"]) else f["label"]
+    where = entry if f["root_where"] == "<call>" else f["root_where"]
     return f"{f['o']} (from {f['root']} at {where}): {words}"
 
 
@@ -90,8 +90,9 @@ def report(runner, seed, calls, show=1):
             if "msg" in f:
                 lines.append(f"   {f['o']}: {f['msg'][:300]}  [raised at {f['where']}]")
             else:
-                lines.append(f"   {'reproduces alone' if f.get('alone') else 'only after earlier calls of its batch'}; "
-                             "stderr:\n      " + "\n      ".join(f["stderr"].strip().splitlines()[:25]))
+                alone = {True: "reproduces alone", False: "only after earlier calls of its batch"}.get(f.get("alone"), "")
+                lines.append(f"   {f['site'] or f['o']}{'; ' + alone if alone else ''}; stderr:\n      "
+                             + "\n      ".join(f["stderr"].strip().splitlines()[:25]))
             lines.append("      " + f["snippet"].replace("\n", "\n      ").rstrip())
     return "\n".join(lines)
 

@@ -262,7 +262,7 @@ class Grammar:
                                          (1, lambda: self.pick(["tf.constant(1)", "None", "1.5", "np.int64(2)"]))])
             return self.choose([
                 (4, lambda: str(self.r.randint(-3, 3))),
-                (5, lambda: f"{bound()}:{bound()}" + (f":{bound() or '1'}" if self.chance(0.5) else "")),
+                (5, lambda: f"{bound()}:{bound()}" + (f":{self.step()}" if self.chance(0.6) else "")),
                 (1, lambda: self.pick(["...", "tf.newaxis", "None"])),
                 (1, lambda: self.pick(BIG_INTS)),
                 (1, lambda: self.pick(["tf.constant(1)", "tf.constant([0, 1])", "tf.constant(True)", "[0, 1]", "1.0",
@@ -271,6 +271,11 @@ class Grammar:
             ])
         parts = [part() for _ in range(self.pick([1, 1, 1, 2, 2, 3, 4, 7]))]
         return ", ".join(parts)
+
+    def step(self):
+        """A slice step: small, zero, negative, or huge (stride * step overflows naive arithmetic)."""
+        return self.choose([(6, lambda: self.pick(["1", "2", "-1", "3", "-2", ""])), (1, lambda: "0"),
+                            (3, lambda: self.pick(BIG_INTS)), (1, lambda: self.pick(["tf.constant(2)", "np.int64(-1)", "1.5"]))])
 
     def callable_(self, loop_condition=False):
         return self.pick(CONDS if loop_condition else CALLABLES)

@@ -32,25 +32,22 @@ def _status_text(status):
     return f"crash exit {os.WEXITSTATUS(status)}"
 
 
-REPORT_START = re.compile(r"^.*(ERROR: AddressSanitizer|runtime error:|terminate called|Fatal Python error).*$", re.M)
+REPORT_START = re.compile(r"^.*(ERROR: AddressSanitizer|runtime error:|terminate called).*$", re.M)
 PROJECT_FRAME = re.compile(r"#\d+ 0x[0-9a-f]+ in (\S+).*?\b(cpp/[\w/.]+:\d+)")
 
 
 def crash_report(stderr):
     """(site, excerpt): the error and the first frame in the project's C++ sources, and the
-    report itself (lines shortened) from its first line on."""
+    report itself (lines shortened) from its first line on. Without a sanitizer report: ('', the
+    Python stack faulthandler printed)."""
     m = REPORT_START.search(stderr)
     if not m:
-        return "", stderr[-3000:]
+        return "", "\n".join(line[:220] for line in stderr.strip().splitlines()[1:14])
     report = stderr[m.start():]
-    ubsan = re.search(r"(cpp/[\w/.]+:\d+):\d+: runtime error: ([^\n]{0,100})", report)
-    if ubsan:
-        site = f"{ubsan.group(1)}: {ubsan.group(2)}"
-    else:
-        kind = re.search(r"AddressSanitizer: ([\w-]+)|(terminate called[^\n]{0,80})|(Fatal Python error: \w[^\n]*)", report)
-        frame = PROJECT_FRAME.search(report)
-        site = " ".join(x for x in [kind and next(g for g in kind.groups() if g),
-                                    frame and f"at {frame.group(2)} in {frame.group(1)[:60]}"] if x)
+    kind = re.search(r"AddressSanitizer: ([\w-]+)|runtime error: ([^\n]{0,90})|(terminate called[^\n]{0,80})", report)
+    where = re.search(r"(cpp/[\w/.]+:\d+):\d+: runtime error", report) or PROJECT_FRAME.search(report)
+    where = where and (where.group(1) if where.re is not PROJECT_FRAME else f"{where.group(2)} in {where.group(1)[:50]}")
+    site = " at ".join(x for x in [kind and next(g for g in kind.groups() if g), where] if x)
     lines = [line[:220] for line in report.splitlines()[:18]]
     return site, "\n".join(lines)
 
@@ -65,7 +62,7 @@ class Runner:
         self.outcomes = {}  # index -> outcome name
         self.failures = []  # records of disallowed exceptions, crashes and hangs
         self.seconds = 0.0
-        self.crashes = 0
+        self.confirmed = set()  # crash sites whose first call was run again alone
         self.times = collections.defaultdict(list)  # mode -> call durations
         self.target_seconds = collections.Counter()
         fd, self.err_path = tempfile.mkstemp(prefix="eagerflow-fuzz-", suffix=".stderr")
@@ -85,8 +82,9 @@ class Runner:
             if pending is not None:  # crashed or hung in call `pending`: a fresh worker goes on after it
                 site, excerpt = crash_report(stderr)
                 rec = {"o": status, "i": pending, "stderr": excerpt, "site": site}
-                self.crashes += 1
-                if self.crashes <= 50:  # does it crash alone, in a fresh worker?
+                key = site or info[pending][1]
+                if key not in self.confirmed and len(self.confirmed) < 30:  # the first of each: alone too?
+                    self.confirmed.add(key)
                     _, label, _, snippet = info[pending]
                     rec["alone"] = self._fork([(pending, label, snippet)], lambda rec: None)[2] == status
                 self._record(rec, info)

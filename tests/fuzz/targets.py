@@ -6,7 +6,10 @@ calls tf.raw_ops), every public callable of the TF namespaces below (parameters 
 below. New API is fuzzed without edits here; a parameter's value comes from its name (axis,
 dtype, shape, ...), else from its default's type, else from the tensor grammar.
 """
+import bisect
+import collections
 import inspect
+import itertools
 import random
 import re
 import types
@@ -72,6 +75,7 @@ class Target:
 
     def __init__(self, kind, label, params=None, opdef=None, cls=None, template=None):
         self.kind, self.label, self.params, self.opdef, self.cls, self.template = kind, label, params, opdef, cls, template
+        self.weight = 0.0
 
 
 def _signature(obj):
@@ -117,22 +121,40 @@ def discover(tf, core):
     return targets
 
 
+# How often each kind of target is called (total weight of ops, API functions, each class; within a
+# class, per target by kind). Indexing has a grammar of its own and gets more calls.
+KIND_WEIGHTS = {"op": 3.0, "func": 4.0}
+CLASS_WEIGHTS = {"Tensor": 1.4, "Variable": 0.6, "TensorArray": 0.5, "TensorShape": 0.25, "DType": 0.25}
+MEMBER_WEIGHTS = {"operator": 3, "method": 2, "property": 1, "protocol": 1, "__getitem__": 12}
+
+
 class CallBuilder:
     """Turns (seed, index) into one snippet: deterministic, independent of every other index."""
 
     def __init__(self, tf, core):
         self.targets = discover(tf, core)
         self.dtypes = sorted({getattr(tf.dtypes, n).name for n in dir(tf.dtypes) if isinstance(getattr(tf.dtypes, n), tf.DType)})
-        self.by_kind = {}
+        group_total = collections.Counter()
         for t in self.targets:
-            self.by_kind.setdefault("api" if t.kind == "func" else "op" if t.kind == "op" else "class", []).append(t)
+            group_total[t.cls or t.kind] += self._weight(t)
+        for t in self.targets:
+            share = KIND_WEIGHTS.get(t.kind) or CLASS_WEIGHTS.get(t.cls, 0.1)
+            t.weight = share * self._weight(t) / group_total[t.cls or t.kind]
+        self.cumulative = list(itertools.accumulate(t.weight for t in self.targets))
+
+    @staticmethod
+    def _weight(t):
+        if t.kind in KIND_WEIGHTS:
+            return 1.0
+        if t.label.endswith(".__getitem__"):
+            return MEMBER_WEIGHTS["__getitem__"]
+        return MEMBER_WEIGHTS["protocol" if ":" in t.label else t.kind]
 
     def build(self, seed, index):
         """Returns (target label, mode, snippet). Calls come in pairs: an even index runs eagerly,
         the next odd index is the same call inside a tf.function."""
         g = Grammar(random.Random(f"{seed}:{index // 2}"), self.dtypes)
-        kind = g.choose([(3, lambda: "op"), (5, lambda: "api"), (3, lambda: "class")])
-        target = g.pick(self.by_kind[kind])
+        target = self.targets[bisect.bisect(self.cumulative, g.r.random() * self.cumulative[-1])]
         expr = getattr(self, "_" + target.kind)(g, target)
         mode = "function" if index % 2 else "eager"
         g.r = random.Random(f"{seed}:{index}")  # which values the function takes as arguments
