@@ -18,7 +18,7 @@ DEFAULT_SEED = 1
 
 
 def default_calls():
-    return 4000 if sanitized() else 10000
+    return 3000 if sanitized() else 10000
 
 
 def parse(argv):

@@ -83,7 +83,7 @@ class Runner:
                 site, excerpt = crash_report(stderr)
                 rec = {"o": status, "i": pending, "stderr": excerpt, "site": site}
                 key = site or info[pending][1]
-                if key not in self.confirmed and len(self.confirmed) < 30:  # the first of each: alone too?
+                if status != "hang" and key not in self.confirmed and len(self.confirmed) < 30:  # alone too?
                     self.confirmed.add(key)
                     _, label, _, snippet = info[pending]
                     rec["alone"] = self._fork([(pending, label, snippet)], lambda rec: None)[2] == status

@@ -30,6 +30,7 @@ TF_ALSO_RAISES = [
     (r"(Tensor|Variable):int", (OverflowError, ValueError), r"cannot convert float"),  # int() of inf / nan
     (r"TensorShape\.with_rank\w*", OverflowError, r"index-sized integer"),  # a rank beyond sys.maxsize
     (r"tf\.range", AssertionError, r""),  # TF asserts on argument dtypes it cannot range over
+    (r"Tensor\.numpy", AttributeError, r"'SymbolicTensor' object has no attribute 'numpy'"),  # in a tf.function
 ]
 
 
