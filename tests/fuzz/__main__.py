@@ -62,7 +62,7 @@ def group_key(f):
     # What the snippet called directly: registry ops all go through _core.execute.
     entry = "_core.execute" if re.fullmatch(r"[A-Z_]\w*", f["label"]) else f["label"]
     if f["o"].startswith(("crash", "hang")):
-        return f"{f['o']} at {f['site'] or entry}"
+        return f"{f['o']} at {re.sub(r'-?[0-9]{2,}', 'N', f['site']) or entry}"
     words = re.sub(r"<[^>]*>|'[^']*'|\"[^\"]*\"|\d+", "_", f["msg"].strip().split("\n")[0])[:70]
     where = entry if f["root_where"] == "<call>" else f["root_where"]
     return f"{f['o']} (from {f['root']} at {where}): {words}"
@@ -75,7 +75,8 @@ def report(runner, seed, calls, show=1):
              f"({1000 * runner.seconds / max(n, 1):.2f} ms/call)",
              "outcomes: " + ", ".join(f"{k} {v}" for k, v in runner.counts.most_common()),
              "time per call: " + ", ".join(f"{m} {1000 * sum(t) / len(t):.2f} ms" for m, t in sorted(runner.times.items()))
-             + "; most time: " + ", ".join(f"{k} {v:.1f} s" for k, v in runner.target_seconds.most_common(5))]
+             + "; most time: " + ", ".join(f"{k} {v:.1f} s" for k, v in runner.target_seconds.most_common(4))
+             + "; slowest: " + ", ".join(f"#{i} {t:.2f} s" for t, i in runner.slowest)]
     groups = collections.defaultdict(list)
     for f in runner.failures:
         groups[group_key(f)].append(f)

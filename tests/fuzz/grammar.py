@@ -255,8 +255,9 @@ class Grammar:
         n = self.pick([0, 1, 2, 2, 3, 4])
         return "[" + ", ".join(self.tensorish() for _ in range(n)) + "]"
 
-    def index(self):
-        """A __getitem__ key: ints, slices with wild bounds and steps, ellipsis, newaxis, tensors, masks."""
+    def index(self, rank=2):
+        """A __getitem__ key for a value of `rank`: ints, slices with wild bounds and steps, ellipsis,
+        newaxis, tensors, masks."""
         def part():
             bound = lambda: self.choose([(5, lambda: ""), (5, lambda: str(self.r.randint(-4, 4))), (3, lambda: self.pick(BIG_INTS)),
                                          (1, lambda: self.pick(["tf.constant(1)", "None", "1.5", "np.int64(2)"]))])
@@ -269,13 +270,17 @@ class Grammar:
                                        "'a'", "tf.constant(1, tf.int64)", "np.int32(0)", "tf.constant(1.0)",
                                        "[True, False]", "0:1:0"])),
             ])
-        parts = [part() for _ in range(self.pick([1, 1, 1, 2, 2, 3, 4, 7]))]
-        return ", ".join(parts)
+        if self.chance(0.25):  # a strided slice of every dim: small bounds, any step
+            small = lambda: self.pick(["", "", "0", "1", "-1", "2"])
+            return ", ".join(f"{small()}:{small()}:{self.step()}" for _ in range(max(rank, 1)))
+        count = self.pick([rank] * 4 + [max(rank - 1, 1), rank + 1, 1, 7])  # mostly one part per dim
+        return ", ".join(part() for _ in range(max(count, 1)))
 
     def step(self):
         """A slice step: small, zero, negative, or huge (stride * step overflows naive arithmetic)."""
         return self.choose([(6, lambda: self.pick(["1", "2", "-1", "3", "-2", ""])), (1, lambda: "0"),
-                            (3, lambda: self.pick(BIG_INTS)), (1, lambda: self.pick(["tf.constant(2)", "np.int64(-1)", "1.5"]))])
+                            (3, lambda: self.pick(["2**62", "2**63 - 1", "-2**63", "-2**62", "2**31", "2**64"])),
+                            (1, lambda: self.pick(["tf.constant(2)", "np.int64(-1)", "1.5"]))])
 
     def callable_(self, loop_condition=False):
         return self.pick(CONDS if loop_condition else CALLABLES)

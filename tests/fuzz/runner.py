@@ -65,6 +65,7 @@ class Runner:
         self.confirmed = set()  # crash sites whose first call was run again alone
         self.times = collections.defaultdict(list)  # mode -> call durations
         self.target_seconds = collections.Counter()
+        self.slowest = []  # (seconds, index) of the slowest calls
         fd, self.err_path = tempfile.mkstemp(prefix="eagerflow-fuzz-", suffix=".stderr")
         os.close(fd)
 
@@ -101,6 +102,7 @@ class Runner:
         if "t" in rec:  # seconds, for the report's timing lines only
             self.times[info[i][2]].append(rec["t"])
             self.target_seconds[info[i][1]] += rec["t"]
+            self.slowest = sorted(self.slowest + [(rec["t"], i)], reverse=True)[:3]
         if not rec.get("allowed", rec["o"] == "ok"):
             rec.update(label=info[i][1], mode=info[i][2], snippet=info[i][3])
             self.failures.append(rec)

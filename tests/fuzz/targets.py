@@ -212,12 +212,14 @@ class CallBuilder:
         return f"{Values.receiver(g, t.cls)}.{t.label.split('.')[1]}"
 
     def _operator(self, g, t):
+        if "{index}" in t.template:  # indexing: mostly values of rank >= 2, where strides exceed 1
+            g.base_shape = g.small_shape() if g.chance(0.3) else [g.pick([1, 2, 3, 4]) for _ in range(g.pick([2, 2, 3, 4]))]
         recv = Values.receiver(g, t.cls)
         other = lambda: self._arg(g, "tensorish" if g.chance(0.8) else "anything")
         others = [other() if "{1}" in t.template else "", other() if "{2}" in t.template else ""]
         if t.template.startswith("format"):
             others[0] = self._arg(g, "format_spec")
-        return t.template.format(recv, *others, index=g.index() if "{index}" in t.template else "")
+        return t.template.format(recv, *others, index=g.index(len(g.base_shape)) if "{index}" in t.template else "")
 
 
 class Values:
