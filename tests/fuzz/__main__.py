@@ -62,7 +62,8 @@ def group_key(f):
     # What the snippet called directly: registry ops all go through _core.execute.
     entry = "_core.execute" if re.fullmatch(r"[A-Z_]\w*", f["label"]) else f["label"]
     if f["o"].startswith(("crash", "hang")):
-        return f"{f['o']} at {re.sub(r'-?[0-9]{2,}', 'N', f['site']) or entry}"
+        site = re.sub(r"(?<![:<\w])-?[0-9]+", "N", f["site"])  # the values in a report vary, its site does not
+        return f"{f['o']} at {site or entry}"
     words = re.sub(r"<[^>]*>|'[^']*'|\"[^\"]*\"|\d+", "_", f["msg"].strip().split("\n")[0])[:70]
     where = entry if f["root_where"] == "<call>" else f["root_where"]
     return f"{f['o']} (from {f['root']} at {where}): {words}"

@@ -66,12 +66,21 @@ class Runner:
         self.times = collections.defaultdict(list)  # mode -> call durations
         self.target_seconds = collections.Counter()
         self.slowest = []  # (seconds, index) of the slowest calls
-        fd, self.err_path = tempfile.mkstemp(prefix="eagerflow-fuzz-", suffix=".stderr")
-        os.close(fd)
 
     def run(self, calls):
-        info = {c[0]: c for c in calls}
+        """Runs calls [(index, label, mode, snippet)]; returns self."""
         t0 = time.perf_counter()
+        fd, self.err_path = tempfile.mkstemp(prefix="eagerflow-fuzz-", suffix=".stderr")  # the workers' stderr
+        os.close(fd)
+        try:
+            self._run(calls)
+        finally:
+            self.seconds += time.perf_counter() - t0
+            os.unlink(self.err_path)
+        return self
+
+    def _run(self, calls):
+        info = {c[0]: c for c in calls}
         pos = 0
         while pos < len(calls):
             chunk = calls[pos:pos + self.batch]
@@ -90,10 +99,6 @@ class Runner:
                     rec["alone"] = self._fork([(pending, label, snippet)], lambda rec: None)[2] == status
                 self._record(rec, info)
                 pos += 1
-        self.seconds += time.perf_counter() - t0
-        if os.path.exists(self.err_path):
-            os.unlink(self.err_path)
-        return self
 
     def _record(self, rec, info):
         i = rec["i"]
