@@ -126,3 +126,28 @@ def test_fills_of_every_width(dtype):
     n = 3 * (1 << 16) + 5  # several thread-pool chunks and a ragged tail
     x = tf.ones([n], dtype).numpy()
     assert x.dtype == dtype.as_numpy_dtype and x.shape == (n,) and bool(np.all(x == 1))
+
+
+@pytest.mark.parametrize("make", [lambda: tf.float32, lambda: tf.Module(), lambda: (lambda: 1),
+                                  lambda: tf.no_op(), lambda: [tf.constant(1), object()]])
+def test_function_results_must_be_tensors(make):
+    with pytest.raises(TypeError, match="To be compatible with tf.function, Python functions must return zero or "
+                                        "more Tensors"):
+        tf.function(make)()
+
+
+def test_function_results_convert_python_values():
+    r = tf.function(lambda: [None, 2, "s", np.float32(1.5), {"a": 1.0}])()
+    assert r[0] is None and r[1].dtype == tf.int32 and r[2].dtype == tf.string
+    assert r[3].dtype == tf.float32 and r[4]["a"].dtype == tf.float32
+
+
+def test_const_of_a_graph_tensor_is_a_type_error():
+    from eagerflow import _core
+
+    @tf.function
+    def f(x):
+        return _core.execute(_core.get_op("Const"), [], {"value": x})
+
+    with pytest.raises(TypeError, match="Don't know how to convert"):
+        f(tf.constant([1, 2]))

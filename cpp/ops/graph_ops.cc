@@ -14,12 +14,20 @@ void placeholder_kernel(KernelContext& c) {
               tf_type_string(c.attrs.get<DType>("dtype")));
 }
 
+// The value attr: a concrete tensor (a graph tensor has no value to hold, as TF's TensorProto).
+Tensor const_value(const Attrs& attrs) {
+  Tensor v = attrs.get<Tensor>("value");
+  if (!v || v->is_symbolic())
+    throw TypeError("Don't know how to convert a symbolic tensor to a TensorProto for argument 'value'");
+  return v;
+}
+
 void infer_const(InferContext& c) {
-  Tensor v = c.attrs.get<Tensor>("value");
+  Tensor v = const_value(c.attrs);
   c.set_output(0, v->dtype(), v->shape());
 }
 
-void const_kernel(KernelContext& c) { c.set_output(0, c.attrs.get<Tensor>("value")); }
+void const_kernel(KernelContext& c) { c.set_output(0, const_value(c.attrs)); }
 
 EF_REGISTER_OP([] {
   OpDef d;

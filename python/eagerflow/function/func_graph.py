@@ -12,9 +12,6 @@ from eagerflow.function import trace_type
 from eagerflow.types.experimental import PlaceholderContext
 from eagerflow.util import nest
 
-# Non-tensor leaves of a function's result that become constant tensors (None stays None).
-_PYTHON_VALUES = (bool, int, float, complex, str, bytes, np.ndarray, np.generic)
-
 
 class FuncGraph(Graph):
     """The graph of one trace of a tf.function (tf.Graph subclass)."""
@@ -97,8 +94,8 @@ def _trace_once(python_function, name, params, types):
         flat = nest.flatten(result)
         outputs, packed = [], []
         for x in flat:
-            if isinstance(x, _PYTHON_VALUES):  # TF returns Python numbers and strings as tensors
-                x = convert_to_tensor(x)
+            if x is not None and not (isinstance(x, Tensor) or hasattr(x, "_as_tensor")):
+                x = _output_tensor(x, python_function)
             if isinstance(x, Tensor) or hasattr(x, "_as_tensor"):
                 t = x._as_tensor() if hasattr(x, "_as_tensor") else x
                 if not t._is_symbolic:
@@ -112,6 +109,18 @@ def _trace_once(python_function, name, params, types):
     g.inputs = placeholders + [ph for _, ph in g.captures]
     g.outputs = outputs
     return g
+
+
+def _output_tensor(x, python_function):
+    """A non-tensor result leaf as TF returns it: converted to a tensor (Python numbers, strings,
+    arrays, TensorShapes), else TF's TypeError (objects, ops, functions)."""
+    try:
+        return convert_to_tensor(x)
+    except (TypeError, ValueError):
+        raise TypeError(
+            "To be compatible with tf.function, Python functions must return zero or more Tensors or "
+            f"ExtensionTypes or None values; in compilation of {python_function}, found return value of type "
+            f"{type(x).__name__}, which is not a Tensor or ExtensionType.") from None
 
 
 def _spec_of(t, value):
