@@ -151,3 +151,11 @@ def test_const_of_a_graph_tensor_is_a_type_error():
 
     with pytest.raises(TypeError, match="Don't know how to convert"):
         f(tf.constant([1, 2]))
+
+
+def test_bool_attrs_take_bools_only():
+    with pytest.raises(TypeError, match="Expected bool for argument 'exclusive' not 1."):
+        tf.math.cumsum([1, 2], exclusive=1)
+    with pytest.raises(TypeError, match="Expected bool for argument 'transpose_a' not 1."):
+        tf.matmul(tf.ones([2, 2]), tf.ones([2, 2]), transpose_a=1)
+    np.testing.assert_array_equal(tf.math.cumsum([1, 2], exclusive=True).numpy(), [0, 1])

@@ -36,6 +36,13 @@ def binary_inputs(x, y):
     return x, convert_to_tensor(y, x._dtype_enum)
 
 
+def bool_attr(value, name):
+    """A bool attr argument: a Python bool only, as TF's op wrappers require."""
+    if not isinstance(value, bool):
+        raise TypeError(f"Expected bool for argument '{name}' not {value!r}.")
+    return value
+
+
 def attr_dtype(dtype):
     """A dtype argument (DType, name, NumPy type) as the DType object attrs expect."""
     from eagerflow.framework.dtypes import as_dtype

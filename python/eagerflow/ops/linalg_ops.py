@@ -5,6 +5,9 @@ from eagerflow.ops import _execute
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False, a_is_sparse=False,
            b_is_sparse=False, output_type=None, grad_a=False, grad_b=False, name=None):
     """a @ b over the last two dims, batch dims broadcasting; transpose/adjoint apply first."""
+    for flag, arg in ((transpose_a, "transpose_a"), (transpose_b, "transpose_b"), (adjoint_a, "adjoint_a"),
+                      (adjoint_b, "adjoint_b")):
+        _execute.bool_attr(flag, arg)
     if transpose_a and adjoint_a:
         raise ValueError(f"Only one of `transpose_a` and `adjoint_a` can be True. Received `transpose_a`="
                          f"{transpose_a}, `adjoint_a`={adjoint_a}.")

@@ -143,7 +143,8 @@ def argmin(input, axis=None, output_type=dtypes.int64, name=None):
 def _scan(op, x, axis, exclusive, reverse):
     x = _execute.convert_to_tensor(x)
     return _execute.execute1(op, [x, _execute.convert_to_tensor(axis, _INT32)],
-                             {"exclusive": bool(exclusive), "reverse": bool(reverse)})
+                             {"exclusive": _execute.bool_attr(exclusive, "exclusive"),
+                              "reverse": _execute.bool_attr(reverse, "reverse")})
 
 
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
