@@ -7,6 +7,7 @@
 #include "core/errors.h"
 #include "eager/context.h"
 #include "graph/graph.h"
+#include "ops/registry.h"
 
 namespace ef {
 
@@ -128,7 +129,13 @@ Tensor from_numpy(py::handle obj) {
     }
     return t;
   }
-  py::array c = py::array::ensure(arr, py::array::c_style);
+  // Tensors hold native byte order: a byte-swapped array ('>i4' on x86) is converted, not copied
+  // as raw bytes; the same request makes the copy source C-contiguous.
+  auto& api = py::detail::npy_api::get();
+  py::array c = py::reinterpret_steal<py::array>(api.PyArray_FromAny_(
+      arr.ptr(), numpy_dtype(dt).release().ptr(), 0, 0,
+      api.NPY_ARRAY_ENSUREARRAY_ | api.NPY_ARRAY_C_CONTIGUOUS_ | api.NPY_ARRAY_FORCECAST_, nullptr));
+  if (!c) throw py::error_already_set();
   Tensor t = TensorImpl::empty(dt, shape);
   if (t->nbytes()) std::memcpy(t->raw_data(), c.data(), t->nbytes());
   return t;
@@ -166,13 +173,13 @@ py::object to_numpy(const Tensor& t) {
 }
 
 namespace {
-Tensor convert_value(py::handle v, DType hint);
+Tensor convert_value(py::handle v, DType dtype, bool exact);
 }  // namespace
 
-Tensor to_tensor(py::handle v, DType hint) {
+Tensor to_tensor(py::handle v, DType dtype, bool exact) {
   PyObject* o = v.ptr();
   if (Py_TYPE(o) == g_tensor_type || PyObject_TypeCheck(o, g_tensor_type)) return v.cast<Tensor>();
-  Tensor t = convert_value(v, hint);
+  Tensor t = convert_value(v, dtype, exact);
   // While building a graph, a value converted here (a Python number, list, array) is a constant
   // of the graph; an existing eager tensor, by contrast, is captured (see graph_execute).
   if (Graph* g = thread_context().graph; g && !t->is_symbolic()) return g->output(g->const_node(t), 0);
@@ -180,26 +187,65 @@ Tensor to_tensor(py::handle v, DType hint) {
 }
 
 namespace {
-Tensor convert_value(py::handle v, DType hint) {
+
+[[noreturn]] void cannot_convert(py::handle v, DType dtype) {
+  if (thread_context().graph)  // TF's graph constants (make_tensor_proto) word it so
+    throw TypeError(str_cat("Expected ", dtype_name(dtype), ", but got ", py::str(v).cast<std::string>(),
+                            " of type '", py::type::handle_of(v).attr("__name__").cast<std::string>(), "'."));
+  throw TypeError(str_cat("Cannot convert ", py::repr(v).cast<std::string>(), " to EagerTensor of dtype ",
+                          tf_type_string(dtype)));
+}
+
+// TF's eager converter takes a Python bool as bool, int32, int64 or a float dtype only; graph
+// constants take it as any number.
+bool bool_converts_to(DType dtype) {
+  if (!dtype_is_numeric(dtype)) return false;
+  return thread_context().graph || dtype == DType::kInt32 || dtype == DType::kInt64 || dtype_is_floating(dtype);
+}
+
+Tensor convert_value(py::handle v, DType dtype, bool exact) {
   PyObject* o = v.ptr();
+  const bool any = dtype == DType::kInvalid;
   if (PyBool_Check(o)) {
-    if (dtype_is_numeric(hint)) return int_scalar(o == Py_True ? 1 : 0, hint);
+    if (bool_converts_to(dtype)) return int_scalar(o == Py_True ? 1 : 0, dtype);
+    if (exact && !any && dtype != DType::kBool) cannot_convert(v, dtype);
     return TensorImpl::scalar<bool>(o == Py_True);
   }
   if (PyLong_Check(o)) {
     int overflow = 0;
     long long x = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (overflow) throw ValueError(str_cat("Can't convert Python int ", py::str(v).cast<std::string>(),
-                                           " to a tensor: it does not fit in int64"));
-    return int_scalar(x, hint);
+    if (overflow) {
+      if (dtype_is_floating(dtype) || dtype_is_complex(dtype)) {
+        double d = PyLong_AsDouble(o);
+        if (!(d == -1.0 && PyErr_Occurred())) return float_scalar(d, dtype);
+        PyErr_Clear();
+      }
+      throw ValueError("Can't convert Python sequence with out-of-range integer to Tensor.");
+    }
+    if (dtype_is_numeric(dtype)) return int_scalar(x, dtype);
+    if (exact && !any) cannot_convert(v, dtype);
+    return int_scalar(x, DType::kInvalid);
   }
-  if (PyFloat_CheckExact(o)) return float_scalar(PyFloat_AS_DOUBLE(o), hint);
-  if (PyBytes_Check(o) || PyUnicode_Check(o)) return string_scalar(v);
-  if (!dtype_is_numeric(hint) && py::isinstance<py::array>(v)) return from_numpy(v);
+  if (PyFloat_CheckExact(o)) {
+    if (exact && !any && !dtype_is_floating(dtype) && !dtype_is_complex(dtype)) cannot_convert(v, dtype);
+    return float_scalar(PyFloat_AS_DOUBLE(o), dtype);
+  }
+  if (PyComplex_CheckExact(o)) {
+    if (exact && !any && !dtype_is_complex(dtype)) cannot_convert(v, dtype);
+    Py_complex c = PyComplex_AsCComplex(o);
+    return TensorImpl::scalar<complex64>(complex64(static_cast<float>(c.real), static_cast<float>(c.imag)));
+  }
+  if (PyBytes_Check(o) || PyUnicode_Check(o)) {
+    if (exact && !any && dtype != DType::kString) cannot_convert(v, dtype);
+    return string_scalar(v);
+  }
+  if (any && py::isinstance<py::array>(v)) return from_numpy(v);
   if (!fallback()) throw TypeError("eagerflow conversion is not initialized");
-  py::object r = hint == DType::kInvalid ? fallback()(v, py::none()) : fallback()(v, static_cast<int>(hint));
+  py::object r = fallback()(v, any ? py::object(py::none()) : py::object(py::int_(static_cast<int>(dtype))),
+                            py::bool_(exact));
   return r.cast<Tensor>();
 }
+
 }  // namespace
 
 }  // namespace ef

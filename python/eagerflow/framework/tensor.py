@@ -121,12 +121,25 @@ def _name(self):
 
 def _matmul(self, other):
     from eagerflow.ops import math_ops
-    return math_ops.matmul(self, other)
+    try:
+        return math_ops.matmul(self, other)
+    except (TypeError, ValueError):
+        # As the C++ forward operators: the other operand's reflected operator may answer.
+        reflected = getattr(other, "__rmatmul__", None)
+        if reflected is not None:
+            try:
+                out = reflected(self)
+            except (TypeError, ValueError):
+                out = NotImplemented
+            if out is not NotImplemented:
+                return out
+        raise
 
 
 def _rmatmul(self, other):
     from eagerflow.ops import math_ops
-    return math_ops.matmul(other, self)
+    # A reflected operand converts to self's dtype exactly, as for every TF operator.
+    return math_ops.matmul(_core.convert_to_tensor(other, self._dtype_enum, True), self)
 
 
 def _getitem(self, key):
