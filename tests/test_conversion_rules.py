@@ -225,3 +225,76 @@ def test_numpy_values_meet_string_and_numeric_dtypes_with_tf_classes():
     with pytest.raises(ValueError):
         tf.constant(np.array(["a"]), dtype=tf.int32)
     assert tf.constant(np.array(["12"]), dtype=tf.int32).numpy().tolist() == [12]
+
+
+# ---- values TF refuses or converts specially ----
+
+@pytest.mark.parametrize("value, message", [
+    (np.array([1, "a", None], dtype=object), r"\(Unsupported object type int\)"),
+    (np.array([None], dtype=object), r"\(Unsupported object type NoneType\)"),
+    (np.zeros(2, dtype=[("a", "i4"), ("b", "f4")]), r"\(Unsupported numpy data type\)"),
+    (np.array(["2020-01-01"], dtype="datetime64[D]"), r"\(Unsupported numpy type: NPY_DATETIME\)"),
+    (np.array([1], dtype="timedelta64[s]"), r"\(Unsupported numpy type: NPY_TIMEDELTA\)"),
+    (np.array([1.0], dtype=np.longdouble), r"\(Unsupported numpy type: NPY_LONGDOUBLE\)"),
+    (np.longdouble(1.0), r"\(Unsupported numpy type: NPY_LONGDOUBLE\)"),
+    (np.array(["\ud800"]), r"\(Unable to convert element to UTF-8\)"),
+])
+def test_numpy_values_without_a_tf_dtype_are_value_errors(value, message):
+    with pytest.raises(ValueError, match="Failed to convert a NumPy array to a Tensor " + message) as e:
+        tf.constant(value)
+    assert type(e.value) is ValueError
+
+
+def test_lone_surrogates_are_value_errors():
+    for value in ("\ud800", ["a", "\ud800"]):
+        with pytest.raises(ValueError, match="Error converting unicode string while converting Python sequence") as e:
+            tf.constant(value)
+        assert type(e.value) is ValueError
+    with pytest.raises(ValueError, match="Error converting unicode string"):
+        tf.strings.length("\ud800")
+
+
+def test_python_buffers_convert_as_sequences_of_their_items():
+    import array
+    for value, dtype, items in [(bytearray(b"abc"), tf.int32, [97, 98, 99]), (memoryview(b"abc"), tf.int32, [97, 98, 99]),
+                                (array.array("i", [1, 2]), tf.int32, [1, 2]), (array.array("q", [1, 2]), tf.int32, [1, 2]),
+                                (array.array("d", [1, 2]), tf.float32, [1, 2]),
+                                (memoryview(np.arange(3, dtype=np.float64)), tf.float32, [0, 1, 2]),
+                                (array.array("u", "ab"), tf.string, [b"a", b"b"])]:
+        t = tf.constant(value)
+        assert t.dtype == dtype and t.numpy().tolist() == items
+    assert tf.constant([bytearray(b"a")]).numpy().tolist() == [[97]]
+    assert tf.constant(bytearray(b"ab"), dtype=tf.uint8).dtype == tf.uint8
+    assert (tf.constant(1) + bytearray(b"ab")).numpy().tolist() == [98, 99]
+    with pytest.raises(ValueError, match="Cannot infer dtype of a memoryview object"):
+        tf.constant(memoryview(np.zeros((2, 3))))
+    with pytest.raises(TypeError, match="to EagerTensor of dtype string"):
+        tf.constant(memoryview(b"abc"), dtype=tf.string)
+
+
+def test_constant_shapes_use_tf_errors():
+    with pytest.raises(tf.errors.ResourceExhaustedError):
+        tf.constant(1, shape=[2 ** 31, 2 ** 31])
+    with pytest.raises(ValueError, match="Dimension -1 must be >= 0"):
+        tf.constant([1, 2], shape=[-1])
+    with pytest.raises(ValueError, match="out-of-range integer"):
+        tf.constant(1, shape=[2 ** 63])
+    with pytest.raises(ValueError, match="None"):
+        tf.constant(1, shape=[None])
+    with pytest.raises(TypeError, match="Dimension value must be integer"):
+        tf.constant([1, 2], shape=[2.0])
+    with pytest.raises(TypeError, match="Eager execution of tf.constant with unsupported shape"):
+        tf.constant([1, 2], shape=[2 ** 31, 2 ** 31])
+    assert tf.constant("a", shape=[2]).numpy().tolist() == [b"a", b"a"]
+    assert tf.constant([[1, 2]], shape=tf.constant([2, 1])).shape == (2, 1)
+
+
+def test_tensor_array_write_of_another_dtype_is_the_writes_error():
+    ta = tf.TensorArray(tf.int32, size=1)
+    for value in (1.5, tf.constant(1.5), [1.5]):
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match="TensorArray dtype is int32 but Op is trying to write dtype float32"):
+            ta.write(0, value)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Invalid data types; op elements float but list elements"):
+        tf.function(lambda: tf.TensorArray(tf.int32, size=1).write(0, 1.5).stack())()
+    assert ta.write(0, 1).stack().numpy().tolist() == [1]

@@ -44,20 +44,32 @@ Tensor float_scalar(double v, DType hint) {
   return t;
 }
 
+// The bytes of a Python bytes or str (UTF-8); a str that has no UTF-8 form (a lone surrogate)
+// raises ValueError(`unencodable`).
+void assign_string(std::string& out, py::handle v, const char* unencodable) {
+  char* buf;
+  Py_ssize_t n;
+  if (PyBytes_Check(v.ptr())) {
+    PyBytes_AsStringAndSize(v.ptr(), &buf, &n);
+    out.assign(buf, n);
+    return;
+  }
+  const char* utf8 = PyUnicode_AsUTF8AndSize(v.ptr(), &n);
+  if (!utf8) {
+    PyErr_Clear();
+    throw ValueError(unencodable);
+  }
+  out.assign(utf8, n);
+}
+
 Tensor string_scalar(py::handle v) {
   Tensor t = TensorImpl::empty(DType::kString, Shape());
-  if (PyBytes_Check(v.ptr())) {
-    char* buf;
-    Py_ssize_t n;
-    PyBytes_AsStringAndSize(v.ptr(), &buf, &n);
-    t->data<std::string>()[0].assign(buf, n);
-  } else {
-    Py_ssize_t n;
-    const char* buf = PyUnicode_AsUTF8AndSize(v.ptr(), &n);
-    if (!buf) throw py::error_already_set();
-    t->data<std::string>()[0].assign(buf, n);
-  }
+  assign_string(t->data<std::string>()[0], v, "Error converting unicode string while converting Python sequence to Tensor.");
   return t;
+}
+
+[[noreturn]] void unsupported_array(const std::string& what) {
+  throw ValueError(str_cat("Failed to convert a NumPy array to a Tensor (", what, ")."));
 }
 
 }  // namespace
@@ -88,7 +100,13 @@ DType dtype_from_numpy(py::handle np_dtype) {
       if (size == 8) return DType::kComplex64;
       break;
     case 'S': case 'U': case 'O': return DType::kString;
+    // NumPy types TF has no dtype for: TF's messages.
+    case 'V': unsupported_array("Unsupported numpy data type");
+    case 'M': unsupported_array("Unsupported numpy type: NPY_DATETIME");
+    case 'm': unsupported_array("Unsupported numpy type: NPY_TIMEDELTA");
   }
+  if (kind == 'f' && size > 8) unsupported_array("Unsupported numpy type: NPY_LONGDOUBLE");
+  if (kind == 'c' && size > 16) unsupported_array("Unsupported numpy type: NPY_CLONGDOUBLE");
   throw TypeError(str_cat("Unsupported NumPy dtype for a tensor: ", py::str(np_dtype).cast<std::string>()));
 }
 
@@ -120,12 +138,10 @@ Tensor from_numpy(py::handle obj) {
     std::string* out = t->data<std::string>();
     int64_t i = 0;
     for (py::handle item : flat) {
-      if (PyBytes_Check(item.ptr()) || PyUnicode_Check(item.ptr())) {
-        out[i++] = (*string_scalar(item)).data<std::string>()[0];
-      } else {
-        throw TypeError(str_cat("Failed to convert elements of ", py::repr(obj).cast<std::string>(),
-                                " to Tensor: expected bytes or str"));
-      }
+      if (!PyBytes_Check(item.ptr()) && !PyUnicode_Check(item.ptr()))
+        unsupported_array(str_cat("Unsupported object type ",
+                                  py::type::handle_of(item).attr("__name__").cast<std::string>()));
+      assign_string(out[i++], item, "Failed to convert a NumPy array to a Tensor (Unable to convert element to UTF-8).");
     }
     return t;
   }

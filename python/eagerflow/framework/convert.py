@@ -3,6 +3,7 @@
 The C++ core converts tensors, Python scalars and NumPy arrays itself; everything else
 (nested lists, Variables, objects with __array__) comes here through the registered fallback.
 """
+import array
 import numbers
 
 import numpy as np
@@ -18,10 +19,32 @@ def _is_tensor(x):
     return isinstance(x, _core.Tensor)
 
 
+# Python buffers convert as the sequences of their items, as in TF (bytearray(b"ab") -> [97, 98]).
+_BUFFERS = (bytearray, memoryview, array.array)
+
+
+def _buffer_items(value):
+    try:
+        return list(value)
+    except NotImplementedError as e:  # a multi-dimensional memoryview
+        raise ValueError(f"Cannot infer dtype of a memoryview object: NotImplementedError: {e}") from None
+
+
+def _listify(value):
+    """Nested lists with Python buffers replaced by lists of their items."""
+    if isinstance(value, _BUFFERS):
+        return _buffer_items(value)
+    if isinstance(value, (list, tuple)) and any(isinstance(v, (list, tuple) + _BUFFERS) for v in value):
+        return [_listify(v) for v in value]
+    return value
+
+
 def _flatten_leaves(value, out):
     if isinstance(value, (list, tuple)):
         for v in value:
             _flatten_leaves(v, out)
+    elif isinstance(value, _BUFFERS):
+        out.extend(_buffer_items(value))
     else:
         out.append(value)
 
@@ -50,6 +73,11 @@ def _python_sequence_to_numpy(value):
             raise _unsupported(x)
     if "bool" in kinds and len(kinds) > 1 or "str" in kinds and len(kinds) > 1:
         raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
+    if "str" in kinds:
+        for x in leaves:
+            if isinstance(x, str) and not _utf8_encodable(x):
+                raise ValueError("Error converting unicode string while converting Python sequence to Tensor.")
+    value = _listify(value)
     try:
         arr = np.array(value, dtype=object if "str" in kinds else None)
     except ValueError:
@@ -73,6 +101,14 @@ def _python_sequence_to_numpy(value):
     return arr
 
 
+def _utf8_encodable(text):
+    try:
+        text.encode("utf-8")
+        return True
+    except UnicodeEncodeError:  # a lone surrogate
+        return False
+
+
 def _nested_shape(value):
     shape = []
     while isinstance(value, (list, tuple)):
@@ -88,6 +124,8 @@ def _to_numpy(value):
         return value
     if isinstance(value, np.generic):
         return np.asarray(value)
+    if isinstance(value, _BUFFERS):
+        value = _buffer_items(value)
     if isinstance(value, (list, tuple)):
         if len(value) == 0:
             return np.zeros((0,), np.float32)
@@ -360,27 +398,40 @@ def _constant(value, dtype, shape):
 
 
 def _reshape_to(t, shape, value):
-    if True:
-        from eagerflow.framework.tensor_shape import TensorShape
-        shape = TensorShape(shape).as_list()
-        n = t._num_elements()
-        want = 1
-        for d in shape:
-            want *= d
-        if n == want:
-            return _reshape(t, shape)
-        if n == 1:
-            return _fill(shape, t)
-        raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor {t.numpy()} (converted from "
-                        f"{value!r}) has {n} elements, but got `shape` {tuple(shape)} with {want} elements).")
-    return t
+    shape = _constant_shape(shape)
+    n = t._num_elements()
+    want = 1
+    for d in shape:
+        want *= d
+    dims = _core.from_numpy(np.array(shape, np.int64))
+    if n == want:
+        return _core.execute1(_core.get_op("Reshape"), [t, dims], None)
+    if n == 1:  # the Fill op: an impossible size is its ResourceExhaustedError, not a NumPy error
+        scalar = _core.execute1(_core.get_op("Reshape"), [t, _core.from_numpy(np.zeros([0], np.int64))], None)
+        return _core.execute1(_core.get_op("Fill"), [dims, scalar], None)
+    raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor {t.numpy()} (converted from "
+                    f"{value!r}) has {n} elements, but got `shape` {tuple(shape)} with {want} elements).")
 
 
-def _reshape(t, shape):
-    arr = np.asarray(t._numpy()).reshape(shape)
-    return _core.from_numpy(arr)
-
-
-def _fill(shape, t):
-    arr = np.broadcast_to(np.asarray(t._numpy()).reshape(()), shape)
-    return _core.from_numpy(np.ascontiguousarray(arr))
+def _constant_shape(shape):
+    """tf.constant's `shape` as a list of ints, with TF's errors for None, negative and huge dims."""
+    from eagerflow.framework.tensor_shape import TensorShape
+    if isinstance(shape, TensorShape):
+        shape = shape.as_list()
+    try:
+        dims = list(shape)
+    except TypeError:
+        dims = [shape]
+    out = []
+    for d in dims:
+        if d is None:
+            raise _unsupported(d)
+        if not hasattr(d, "__index__"):
+            TensorShape([d])  # TF's TypeError for a non-integer dimension
+        v = d.__index__()
+        if v < 0:
+            raise ValueError(f"Dimension {v} must be >= 0")
+        if v > _INT64_MAX:
+            raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
+        out.append(v)
+    return out
