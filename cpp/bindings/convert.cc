@@ -204,12 +204,14 @@ Tensor to_tensor(py::handle v, DType dtype, bool exact) {
 
 namespace {
 
+// The message is formatted in Python: str(value) may hold text UTF-8 cannot (a lone surrogate).
 [[noreturn]] void cannot_convert(py::handle v, DType dtype) {
-  if (thread_context().graph)  // TF's graph constants (make_tensor_proto) word it so
-    throw TypeError(str_cat("Expected ", dtype_name(dtype), ", but got ", py::str(v).cast<std::string>(),
-                            " of type '", py::type::handle_of(v).attr("__name__").cast<std::string>(), "'."));
-  throw TypeError(str_cat("Cannot convert ", py::repr(v).cast<std::string>(), " to EagerTensor of dtype ",
-                          tf_type_string(dtype)));
+  py::str msg = thread_context().graph  // TF's graph constants (make_tensor_proto) word it so
+                    ? py::str("Expected {}, but got {} of type '{}'.")
+                          .format(dtype_name(dtype), v, py::type::handle_of(v).attr("__name__"))
+                    : py::str("Cannot convert {!r} to EagerTensor of dtype {}").format(v, tf_type_string(dtype));
+  PyErr_SetObject(PyExc_TypeError, msg.ptr());
+  throw py::error_already_set();
 }
 
 // TF's eager converter takes a Python bool as bool, int32, int64 or a float dtype only; graph

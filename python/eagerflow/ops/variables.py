@@ -32,6 +32,11 @@ class VariableAggregation(enum.Enum):
     ONLY_FIRST_REPLICA = 3
 
 
+def _require_eager():
+    if _core.current_graph() is not None:
+        raise NotImplementedError("numpy() is only available when eager execution is enabled.")
+
+
 def _binary(name):
     def forward(self, other):
         return getattr(self.value(), name)(other)
@@ -169,6 +174,7 @@ class Variable:
         return self._value_tensor
 
     def numpy(self):
+        _require_eager()
         return self._value_tensor.numpy()
 
     def is_initialized(self, name=None):
@@ -206,6 +212,8 @@ class Variable:
 
     # --- Python protocols ---------------------------------------------------------------------
     def __repr__(self):
+        if _core.current_graph() is not None:  # while tracing, the value is not known (TF's form)
+            return "<tf.Variable '%s' shape=%s dtype=%s>" % (self.name, self.shape, self.dtype.name)
         return "<tf.Variable '%s' shape=%s dtype=%s, numpy=%s>" % (
             self.name, self.shape, self.dtype.name, _numpy_text(self.value(), True))
 
@@ -221,6 +229,7 @@ class Variable:
         return _Reference(self)
 
     def __array__(self, dtype=None, copy=None):
+        _require_eager()
         a = np.asarray(self.value().numpy())
         if dtype is not None and a.dtype != np.dtype(dtype):
             return a.astype(dtype)
