@@ -142,6 +142,15 @@ def _rmatmul(self, other):
     return math_ops.matmul(_core.convert_to_tensor(other, self._dtype_enum, True), self)
 
 
+def _reduce(self):
+    """Pickling: the value as a NumPy array, converted back on load (TF's EagerTensor.__reduce__)."""
+    if self._dtype_enum in _OPAQUE:
+        from eagerflow.framework.errors import InvalidArgumentError
+        raise InvalidArgumentError(None, None, f"Cannot convert a Tensor of dtype {self.dtype.name} to a NumPy array.")
+    from eagerflow.framework.convert import convert_to_tensor
+    return convert_to_tensor, (self._numpy(),)
+
+
 def _getitem(self, key):
     from eagerflow.ops import array_ops
     return array_ops._slice_helper(self, key)
@@ -165,6 +174,10 @@ for _n, _f in {
     "__matmul__": _matmul,
     "__rmatmul__": _rmatmul,
     "__getitem__": _getitem,
+    # Tensors are immutable: a copy, shallow or deep, is the tensor itself (as in TF).
+    "__copy__": lambda self: self,
+    "__deepcopy__": lambda self, memo: self,
+    "__reduce__": _reduce,
     "ref": lambda self: _Reference(self),
     "experimental_ref": lambda self: _Reference(self),
     "get_shape": lambda self: TensorShape(self._shape_tuple),

@@ -4,6 +4,7 @@ Assignment checks shape and dtype and then swaps the held tensor. Ops accept var
 the `_as_tensor()` conversion protocol, and operators delegate to the current value.
 """
 import enum
+import functools
 
 import numpy as np
 
@@ -218,6 +219,22 @@ class Variable:
             self.name, self.shape, self.dtype.name, _numpy_text(self.value(), True))
 
     __str__ = __repr__
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        """An independent variable with this one's value and settings (TF's ResourceVariable)."""
+        if _core.current_graph() is not None:
+            raise NotImplementedError("__deepcopy__() is only available when eager execution is enabled.")
+        return Variable(initial_value=self.read_value(), trainable=self._trainable, constraint=self._constraint,
+                        dtype=self._dtype, name=self._name[:-2], synchronization=self._synchronization,
+                        aggregation=self._aggregation)
+
+    def __reduce__(self):
+        # As TF: rebuilt from its value on load, like __deepcopy__.
+        return functools.partial(Variable, initial_value=self.numpy(), trainable=self._trainable,
+                                 name=self._name[:-2], dtype=self._dtype, constraint=self._constraint), ()
 
     def __hash__(self):
         raise TypeError(f"Variable is unhashable. Instead, use variable.ref() as the key. (Variable: {self!r})")
