@@ -298,3 +298,11 @@ def test_tensor_array_write_of_another_dtype_is_the_writes_error():
     with pytest.raises(tf.errors.InvalidArgumentError, match="Invalid data types; op elements float but list elements"):
         tf.function(lambda: tf.TensorArray(tf.int32, size=1).write(0, 1.5).stack())()
     assert ta.write(0, 1).stack().numpy().tolist() == [1]
+
+
+def test_numpy_attr_values_are_read_by_value():
+    from eagerflow import _core
+    x = tf.ones([1, 2, 1])
+    squeeze = _core.get_op("Squeeze")
+    assert _core.execute1(squeeze, [x], {"squeeze_dims": np.array([0, 2], ">i8")}).shape == (2,)
+    assert _core.execute1(squeeze, [x], {"squeeze_dims": [np.int64(0)]}).shape == (2, 1)

@@ -50,6 +50,18 @@ std::string attr_string(py::handle v) {
   return std::string(utf8, n);
 }
 
+// NumPy scalars and arrays are attr values by value (tolist gives native Python numbers, whatever
+// the array's byte order).
+bool is_numpy_value(py::handle v) {
+  PyObject* o = v.ptr();
+  if (o == Py_None || PyLong_CheckExact(o) || PyFloat_CheckExact(o) || PyUnicode_Check(o) || PyList_Check(o) ||
+      PyTuple_Check(o))
+    return false;
+  return py::isinstance<py::array>(v) || (!PyType_Check(v.ptr()) && PyObject_HasAttrString(v.ptr(), "dtype") &&
+                                          PyObject_HasAttrString(v.ptr(), "item") && !py::hasattr(v, "_type_enum") &&
+                                          !PyObject_TypeCheck(v.ptr(), g_tensor_type));
+}
+
 AttrValue attr_from_python(py::handle v) {
   if (v.is_none()) return std::monostate();
   if (PyBool_Check(v.ptr())) return v.ptr() == Py_True;
@@ -59,8 +71,10 @@ AttrValue attr_from_python(py::handle v) {
   if (py::hasattr(v, "_type_enum")) return static_cast<DType>(v.attr("_type_enum").cast<int>());
   if (PyObject_TypeCheck(v.ptr(), g_tensor_type)) return v.cast<Tensor>();
   if (py::isinstance<GraphFunction>(v)) return v.cast<FunctionPtr>();
+  if (is_numpy_value(v)) return attr_from_python(v.attr("tolist")());
   if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
-    py::sequence seq = py::reinterpret_borrow<py::sequence>(v);
+    py::list seq;
+    for (py::handle x : py::reinterpret_borrow<py::sequence>(v)) seq.append(is_numpy_value(x) ? x.attr("tolist")() : x);
     // Lists of dtypes (Tout) and of shapes (output_shapes: dims lists or None for unknown rank).
     bool all_dtype = seq.size() > 0, all_shape = seq.size() > 0;
     for (py::handle x : seq) {
