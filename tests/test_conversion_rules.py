@@ -306,3 +306,18 @@ def test_numpy_attr_values_are_read_by_value():
     squeeze = _core.get_op("Squeeze")
     assert _core.execute1(squeeze, [x], {"squeeze_dims": np.array([0, 2], ">i8")}).shape == (2,)
     assert _core.execute1(squeeze, [x], {"squeeze_dims": [np.int64(0)]}).shape == (2, 1)
+
+
+def test_sequence_dtype_comes_from_its_first_leaf():
+    # TF infers a list's dtype from its first element; NumPy scalars count as the numbers they hold,
+    # except that a first NumPy float keeps its dtype.
+    for value, dtype in [([np.float32(1.0), 2.0], tf.float32), ([2.0, np.float64(1.0)], tf.float32),
+                         ([np.float64(1.0), 2], tf.float64), ([np.int64(1), 2], tf.int32),
+                         ([np.int64(2 ** 40), 2], tf.int64), ([np.int64(1), 2.5], tf.float32),
+                         ([1, np.float64(2.5)], tf.float32), ([[np.float16(1)], [np.float64(2)]], tf.float16),
+                         ([np.array([1.0], np.float32), [2.0]], tf.float32), ([np.uint8(200), 1], tf.int32),
+                         ([1j, 1.0], tf.complex64)]:
+        assert tf.constant(value).dtype == dtype, value
+    for value in ([1.0, 1j], [1, 1j], [np.bool_(True), 1], [np.float32(1), 1j]):
+        with pytest.raises(ValueError, match="Can't convert Python sequence with mixed types to Tensor."):
+            tf.constant(value)

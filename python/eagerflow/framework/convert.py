@@ -49,29 +49,46 @@ def _flatten_leaves(value, out):
         out.append(value)
 
 
+def _leaf_kind(x):
+    """TF's kind of a sequence leaf: NumPy scalars count as the Python numbers they hold."""
+    if isinstance(x, (bool, np.bool_)):
+        return "bool"
+    if isinstance(x, (bytes, str, np.bytes_, np.str_)):
+        return "str"
+    if isinstance(x, (numbers.Integral, np.integer)):
+        if not isinstance(x, np.integer) and not _INT64_MIN <= x <= _INT64_MAX:
+            raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
+        return "int"
+    if isinstance(x, (numbers.Real, np.floating)):
+        return "float"
+    if isinstance(x, (numbers.Complex, np.complexfloating)):
+        return "complex"
+    raise _unsupported(x)
+
+
+_ARRAY_KIND = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex", "S": "str", "U": "str", "O": "str"}
+
+
 def _python_sequence_to_numpy(value):
-    """Nested Python lists/tuples -> ndarray with TF's inference (int -> int32, float -> float32)."""
+    """Nested Python lists/tuples -> ndarray with TF's inference: the first leaf decides (ints ->
+    int32, int64 where a value needs it, float32 once a float appears; a Python float -> float32;
+    a NumPy float keeps its dtype), and later leaves must be compatible with it."""
     leaves = []
     _flatten_leaves(value, leaves)
-    kinds = set()
+    kinds, first = set(), None
     for x in leaves:
-        if isinstance(x, (bool, np.bool_)):
-            kinds.add("bool")
-        elif isinstance(x, (bytes, str)):
-            kinds.add("str")
-        elif isinstance(x, np.generic) or isinstance(x, np.ndarray):
-            kinds.add("np")
-        elif isinstance(x, numbers.Integral):
-            if not _INT64_MIN <= x <= _INT64_MAX:
-                raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
-            kinds.add("int")
-        elif isinstance(x, numbers.Real):
-            kinds.add("float")
-        elif isinstance(x, numbers.Complex):
-            kinds.add("complex")
+        if isinstance(x, np.ndarray):
+            kinds.add(_ARRAY_KIND.get(x.dtype.kind, "str"))
+            if first is None and x.size:
+                first = x.flat[0]
         else:
-            raise _unsupported(x)
-    if "bool" in kinds and len(kinds) > 1 or "str" in kinds and len(kinds) > 1:
+            kinds.add(_leaf_kind(x))
+            if first is None:
+                first = x
+    first_kind = "float" if first is None else _leaf_kind(first)
+    mixed = (("bool" in kinds or "str" in kinds) and len(kinds) > 1
+             or "complex" in kinds and first_kind != "complex")
+    if mixed:
         raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
     if "str" in kinds:
         for x in leaves:
@@ -88,17 +105,17 @@ def _python_sequence_to_numpy(value):
         if arr.shape != _nested_shape(value):
             raise ValueError("Can't convert non-rectangular Python sequence to Tensor.")
         return arr
-    if "np" in kinds:
-        return arr
-    if arr.dtype.kind in "iu":
-        if arr.size == 0 or (arr.min() >= _INT32_MIN and arr.max() <= _INT32_MAX):
-            return arr.astype(np.int32)
-        return arr.astype(np.int64)
-    if arr.dtype.kind == "f":
-        return arr.astype(np.float32)
-    if arr.dtype.kind == "c":
+    if "bool" in kinds:
+        return arr.astype(np.bool_)
+    if first_kind == "complex":
         return arr.astype(np.complex64)
-    return arr
+    if first_kind == "float":
+        return arr.astype(first.dtype if isinstance(first, np.floating) else np.float32)
+    if "float" in kinds:
+        return arr.astype(np.float32)
+    if arr.size == 0 or (arr.min() >= _INT32_MIN and arr.max() <= _INT32_MAX):
+        return arr.astype(np.int32)
+    return arr.astype(np.int64)
 
 
 def _utf8_encodable(text):
