@@ -39,6 +39,18 @@ def _listify(value):
     return value
 
 
+_SEQUENCES = (list, tuple) + _BUFFERS
+
+
+def _leaves(value):
+    """The leaves of a nested list (the list itself when it is flat: the common case, no copy)."""
+    if isinstance(value, list) and not any(issubclass(t, _SEQUENCES) for t in set(map(type, value))):
+        return value
+    out = []
+    _flatten_leaves(value, out)
+    return out
+
+
 def _flatten_leaves(value, out):
     if isinstance(value, (list, tuple)):
         for v in value:
@@ -69,22 +81,30 @@ def _leaf_kind(x):
 _ARRAY_KIND = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex", "S": "str", "U": "str", "O": "str"}
 
 
+_TYPE_KIND = {bool: "bool", int: "int", float: "float", complex: "complex", str: "str", bytes: "str"}
+
+
 def _python_sequence_to_numpy(value):
     """Nested Python lists/tuples -> ndarray with TF's inference: the first leaf decides (ints ->
     int32, int64 where a value needs it, float32 once a float appears; a Python float -> float32;
     a NumPy float keeps its dtype), and later leaves must be compatible with it."""
-    leaves = []
-    _flatten_leaves(value, leaves)
+    leaves = _leaves(value)
     kinds, first = set(), None
+    for t in set(map(type, leaves)):  # per type, not per leaf: long lists convert fast
+        kind = _TYPE_KIND.get(t)
+        if kind is not None:
+            kinds.add(kind)  # ints beyond int64 show as an object array below
+        else:  # ints (range), arrays (dtype), NumPy scalars and other types: per leaf
+            for x in leaves:
+                if type(x) is t:
+                    kinds.add(_ARRAY_KIND.get(x.dtype.kind, "str") if isinstance(x, np.ndarray) else _leaf_kind(x))
     for x in leaves:
-        if isinstance(x, np.ndarray):
-            kinds.add(_ARRAY_KIND.get(x.dtype.kind, "str"))
-            if first is None and x.size:
-                first = x.flat[0]
-        else:
-            kinds.add(_leaf_kind(x))
-            if first is None:
-                first = x
+        if not isinstance(x, np.ndarray):
+            first = x
+            break
+        if x.size:
+            first = x.flat[0]
+            break
     first_kind = "float" if first is None else _leaf_kind(first)
     mixed = (("bool" in kinds or "str" in kinds) and len(kinds) > 1
              or "complex" in kinds and first_kind != "complex")
@@ -100,6 +120,10 @@ def _python_sequence_to_numpy(value):
     except ValueError:
         raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
     if arr.dtype == object and "str" not in kinds:
+        if "int" in kinds:
+            for x in leaves:
+                if type(x) is int and not _INT64_MIN <= x <= _INT64_MAX:
+                    raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
         raise ValueError("Can't convert non-rectangular Python sequence to Tensor.")
     if "str" in kinds:
         if arr.shape != _nested_shape(value):
@@ -222,10 +246,15 @@ _NO_MISFIT = object()
 
 
 def _first_misfit(value, dtype):
-    leaves = []
-    _flatten_leaves(value, leaves)
-    for x in leaves:
-        if not _python_leaf_fits(x, dtype):
+    fits = {}  # by type, except ints (their range)
+    for x in _leaves(value):
+        t = type(x)
+        ok = fits.get(t)
+        if ok is None:
+            ok = _python_leaf_fits(x, dtype)
+            if t is not int:
+                fits[t] = ok
+        if not ok:
             return x
     return _NO_MISFIT
 
@@ -234,10 +263,19 @@ def _is_tensor_like(x):
     return isinstance(x, _core.Tensor) or hasattr(x, "_as_tensor")
 
 
+_PLAIN_TYPES = {int, float, bool, complex, str, bytes, type(None), np.ndarray}
+
+
 def _holds_tensor(value):
-    """Whether a (nested) list or tuple holds a tensor or variable: TF converts those by packing."""
-    for v in value:
-        if _is_tensor_like(v) or isinstance(v, (list, tuple)) and _holds_tensor(v):
+    """Whether a (nested) list or tuple holds a tensor or variable: TF converts those by packing.
+    Looks at each element type once (long lists of numbers are the common case)."""
+    for t in set(map(type, value)):
+        if t in _PLAIN_TYPES or issubclass(t, np.generic):
+            continue
+        if issubclass(t, (list, tuple)):
+            if any(_holds_tensor(v) for v in value if type(v) is t):
+                return True
+        elif issubclass(t, _core.Tensor) or hasattr(t, "_as_tensor"):
             return True
     return False
 
@@ -360,6 +398,10 @@ def _convert_exact(value, dtype):
         return t
     if type(value) in _PYTHON_SCALARS:
         return _core.convert_to_tensor(value, dtype._type_enum, True)
+    if isinstance(value, (np.ndarray, np.generic)) and value.dtype.kind in "biufc" and (dtype.is_numeric or
+                                                                                         dtype.is_bool):
+        with np.errstate(all="ignore"):  # NumPy numbers cast, as in TF
+            return _core.from_numpy(np.asarray(value).astype(dtype.as_numpy_dtype, copy=False))
     if isinstance(value, (list, tuple)) and _holds_tensor(value):
         return _autopack(value, dtype)
     if isinstance(value, _PYTHON_SCALARS) and not isinstance(value, np.generic):

@@ -29,7 +29,9 @@ def binary_inputs(x, y):
     """The operands of a binary op converted like TF's op inputs: the first tensor or variable
     fixes the dtype (else x's own dtype does) and the other operand must convert to it exactly
     (TypeError where a Python value does not fit; NumPy values are cast)."""
-    if not _tensor_like(x) and _tensor_like(y):
+    if isinstance(x, _core.Tensor):
+        return x, convert_to_tensor(y, x._dtype_enum, True)
+    if _tensor_like(y) and not hasattr(x, "_as_tensor"):
         y = convert_to_tensor(y)
         return convert_to_tensor(x, y._dtype_enum, True), y
     x = convert_to_tensor(x)
@@ -39,7 +41,8 @@ def binary_inputs(x, y):
 def hinted_inputs(x, y):
     """x converted on its own and y with x's dtype as a hint (TF's tf.add and tf.linalg.matmul):
     a mismatch is left to the op to report."""
-    x = convert_to_tensor(x)
+    if not isinstance(x, _core.Tensor):
+        x = convert_to_tensor(x)
     return x, convert_to_tensor(y, x._dtype_enum)
 
 
