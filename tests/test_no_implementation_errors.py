@@ -146,3 +146,13 @@ def test_assert_rank_with_tensor_rank_inside_function():
 def test_strings_format_template_must_be_text():
     with pytest.raises(TypeError, match="Expected string for argument 'template'"):
         tf.strings.format(1, [1])
+
+
+def test_tensor_spec_with_values_that_are_not_tensors():
+    spec = tf.TensorSpec([2])
+    for value in (1, 2 ** 63, "a", [1.0, 2.0], None, tf.TensorShape([2]), np.array([1.0, 2.0], np.float32),
+                  tf.Variable([1.0, 2.0])):
+        assert spec.is_compatible_with(value) is False
+    assert spec.is_compatible_with(tf.constant([1.0, 2.0])) and spec.is_compatible_with(tf.TensorSpec([None]))
+    with pytest.raises(ValueError, match="`tensor` should be a tf.Tensor, but got type <class 'int'>."):
+        tf.TensorSpec.from_tensor(-1)
