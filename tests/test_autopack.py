@@ -28,7 +28,8 @@ def test_mixed_dtypes_in_packed_list_raise():
     @tf.function
     def f(x, y):
         return tf.convert_to_tensor([x, y])
-    with pytest.raises(TypeError, match="don't all match"):
+    with pytest.raises(TypeError, match="Cannot convert a list containing a tensor of dtype <dtype: 'float32'> to "
+                                        "<dtype: 'int32'>"):
         f(tf.constant(1), tf.constant(1.0))
 
 

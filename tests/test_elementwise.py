@@ -198,7 +198,7 @@ def test_mixed_dtypes_are_errors():
     with pytest.raises(tf.errors.InvalidArgumentError, match="expected to be a float tensor but is a int32"):
         tf.add(2.5, tf.constant([1, 2]))
     with pytest.raises(tf.errors.InvalidArgumentError, match="cannot compute Mul"):
-        tf.multiply(tf.constant([1]), 2.5)
+        tf.multiply(tf.constant([1]), tf.constant(2.5))
     with pytest.raises(tf.errors.InvalidArgumentError):
         tf.maximum(tf.constant([1], tf.int64), tf.constant([1], tf.int32))
 

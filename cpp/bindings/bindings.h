@@ -2,10 +2,16 @@
 #pragma once
 #include <pybind11/pybind11.h>
 
+#include <memory>
+
+#include "core/tensor.h"
+
 namespace ef {
 namespace py = pybind11;
 void init_errors(py::module_& m);
 void init_tensor(py::module_& m);
+// Tensor's Python operators (bindings/operators.cc), called by init_tensor.
+void bind_operators(py::module_& m, py::class_<TensorImpl, std::shared_ptr<TensorImpl>>& cls);
 void init_ops(py::module_& m);
 void init_context(py::module_& m);
 void init_graph(py::module_& m);

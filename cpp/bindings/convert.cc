@@ -7,6 +7,7 @@
 #include "core/errors.h"
 #include "eager/context.h"
 #include "graph/graph.h"
+#include "ops/registry.h"
 
 namespace ef {
 
@@ -43,20 +44,32 @@ Tensor float_scalar(double v, DType hint) {
   return t;
 }
 
+// The bytes of a Python bytes or str (UTF-8); a str that has no UTF-8 form (a lone surrogate)
+// raises ValueError(`unencodable`).
+void assign_string(std::string& out, py::handle v, const char* unencodable) {
+  char* buf;
+  Py_ssize_t n;
+  if (PyBytes_Check(v.ptr())) {
+    PyBytes_AsStringAndSize(v.ptr(), &buf, &n);
+    out.assign(buf, n);
+    return;
+  }
+  const char* utf8 = PyUnicode_AsUTF8AndSize(v.ptr(), &n);
+  if (!utf8) {
+    PyErr_Clear();
+    throw ValueError(unencodable);
+  }
+  out.assign(utf8, n);
+}
+
 Tensor string_scalar(py::handle v) {
   Tensor t = TensorImpl::empty(DType::kString, Shape());
-  if (PyBytes_Check(v.ptr())) {
-    char* buf;
-    Py_ssize_t n;
-    PyBytes_AsStringAndSize(v.ptr(), &buf, &n);
-    t->data<std::string>()[0].assign(buf, n);
-  } else {
-    Py_ssize_t n;
-    const char* buf = PyUnicode_AsUTF8AndSize(v.ptr(), &n);
-    if (!buf) throw py::error_already_set();
-    t->data<std::string>()[0].assign(buf, n);
-  }
+  assign_string(t->data<std::string>()[0], v, "Error converting unicode string while converting Python sequence to Tensor.");
   return t;
+}
+
+[[noreturn]] void unsupported_array(const std::string& what) {
+  throw ValueError(str_cat("Failed to convert a NumPy array to a Tensor (", what, ")."));
 }
 
 }  // namespace
@@ -87,7 +100,13 @@ DType dtype_from_numpy(py::handle np_dtype) {
       if (size == 8) return DType::kComplex64;
       break;
     case 'S': case 'U': case 'O': return DType::kString;
+    // NumPy types TF has no dtype for: TF's messages.
+    case 'V': unsupported_array("Unsupported numpy data type");
+    case 'M': unsupported_array("Unsupported numpy type: NPY_DATETIME");
+    case 'm': unsupported_array("Unsupported numpy type: NPY_TIMEDELTA");
   }
+  if (kind == 'f' && size > 8) unsupported_array("Unsupported numpy type: NPY_LONGDOUBLE");
+  if (kind == 'c' && size > 16) unsupported_array("Unsupported numpy type: NPY_CLONGDOUBLE");
   throw TypeError(str_cat("Unsupported NumPy dtype for a tensor: ", py::str(np_dtype).cast<std::string>()));
 }
 
@@ -119,16 +138,20 @@ Tensor from_numpy(py::handle obj) {
     std::string* out = t->data<std::string>();
     int64_t i = 0;
     for (py::handle item : flat) {
-      if (PyBytes_Check(item.ptr()) || PyUnicode_Check(item.ptr())) {
-        out[i++] = (*string_scalar(item)).data<std::string>()[0];
-      } else {
-        throw TypeError(str_cat("Failed to convert elements of ", py::repr(obj).cast<std::string>(),
-                                " to Tensor: expected bytes or str"));
-      }
+      if (!PyBytes_Check(item.ptr()) && !PyUnicode_Check(item.ptr()))
+        unsupported_array(str_cat("Unsupported object type ",
+                                  py::type::handle_of(item).attr("__name__").cast<std::string>()));
+      assign_string(out[i++], item, "Failed to convert a NumPy array to a Tensor (Unable to convert element to UTF-8).");
     }
     return t;
   }
-  py::array c = py::array::ensure(arr, py::array::c_style);
+  // Tensors hold native byte order: a byte-swapped array ('>i4' on x86) is converted, not copied
+  // as raw bytes; the same request makes the copy source C-contiguous.
+  auto& api = py::detail::npy_api::get();
+  py::array c = py::reinterpret_steal<py::array>(api.PyArray_FromAny_(
+      arr.ptr(), numpy_dtype(dt).release().ptr(), 0, 0,
+      api.NPY_ARRAY_ENSUREARRAY_ | api.NPY_ARRAY_C_CONTIGUOUS_ | api.NPY_ARRAY_FORCECAST_, nullptr));
+  if (!c) throw py::error_already_set();
   Tensor t = TensorImpl::empty(dt, shape);
   if (t->nbytes()) std::memcpy(t->raw_data(), c.data(), t->nbytes());
   return t;
@@ -166,13 +189,13 @@ py::object to_numpy(const Tensor& t) {
 }
 
 namespace {
-Tensor convert_value(py::handle v, DType hint);
+Tensor convert_value(py::handle v, DType dtype, bool exact);
 }  // namespace
 
-Tensor to_tensor(py::handle v, DType hint) {
+Tensor to_tensor(py::handle v, DType dtype, bool exact) {
   PyObject* o = v.ptr();
   if (Py_TYPE(o) == g_tensor_type || PyObject_TypeCheck(o, g_tensor_type)) return v.cast<Tensor>();
-  Tensor t = convert_value(v, hint);
+  Tensor t = convert_value(v, dtype, exact);
   // While building a graph, a value converted here (a Python number, list, array) is a constant
   // of the graph; an existing eager tensor, by contrast, is captured (see graph_execute).
   if (Graph* g = thread_context().graph; g && !t->is_symbolic()) return g->output(g->const_node(t), 0);
@@ -180,26 +203,67 @@ Tensor to_tensor(py::handle v, DType hint) {
 }
 
 namespace {
-Tensor convert_value(py::handle v, DType hint) {
+
+// The message is formatted in Python: str(value) may hold text UTF-8 cannot (a lone surrogate).
+[[noreturn]] void cannot_convert(py::handle v, DType dtype) {
+  py::str msg = thread_context().graph  // TF's graph constants (make_tensor_proto) word it so
+                    ? py::str("Expected {}, but got {} of type '{}'.")
+                          .format(dtype_name(dtype), v, py::type::handle_of(v).attr("__name__"))
+                    : py::str("Cannot convert {!r} to EagerTensor of dtype {}").format(v, tf_type_string(dtype));
+  PyErr_SetObject(PyExc_TypeError, msg.ptr());
+  throw py::error_already_set();
+}
+
+// TF's eager converter takes a Python bool as bool, int32, int64 or a float dtype only; graph
+// constants take it as any number.
+bool bool_converts_to(DType dtype) {
+  if (!dtype_is_numeric(dtype)) return false;
+  return thread_context().graph || dtype == DType::kInt32 || dtype == DType::kInt64 || dtype_is_floating(dtype);
+}
+
+Tensor convert_value(py::handle v, DType dtype, bool exact) {
   PyObject* o = v.ptr();
+  const bool any = dtype == DType::kInvalid;
   if (PyBool_Check(o)) {
-    if (dtype_is_numeric(hint)) return int_scalar(o == Py_True ? 1 : 0, hint);
+    if (bool_converts_to(dtype)) return int_scalar(o == Py_True ? 1 : 0, dtype);
+    if (exact && !any && dtype != DType::kBool) cannot_convert(v, dtype);
     return TensorImpl::scalar<bool>(o == Py_True);
   }
   if (PyLong_Check(o)) {
     int overflow = 0;
     long long x = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (overflow) throw ValueError(str_cat("Can't convert Python int ", py::str(v).cast<std::string>(),
-                                           " to a tensor: it does not fit in int64"));
-    return int_scalar(x, hint);
+    if (overflow) {
+      if (dtype_is_floating(dtype) || dtype_is_complex(dtype)) {
+        double d = PyLong_AsDouble(o);
+        if (!(d == -1.0 && PyErr_Occurred())) return float_scalar(d, dtype);
+        PyErr_Clear();
+      }
+      throw ValueError("Can't convert Python sequence with out-of-range integer to Tensor.");
+    }
+    if (dtype_is_numeric(dtype)) return int_scalar(x, dtype);
+    if (exact && !any) cannot_convert(v, dtype);
+    return int_scalar(x, DType::kInvalid);
   }
-  if (PyFloat_CheckExact(o)) return float_scalar(PyFloat_AS_DOUBLE(o), hint);
-  if (PyBytes_Check(o) || PyUnicode_Check(o)) return string_scalar(v);
-  if (!dtype_is_numeric(hint) && py::isinstance<py::array>(v)) return from_numpy(v);
+  if (PyFloat_CheckExact(o)) {
+    if (exact && !any && !dtype_is_floating(dtype) && !dtype_is_complex(dtype)) cannot_convert(v, dtype);
+    return float_scalar(PyFloat_AS_DOUBLE(o), dtype);
+  }
+  if (PyComplex_CheckExact(o)) {
+    if (exact && !any && !dtype_is_complex(dtype)) cannot_convert(v, dtype);
+    Py_complex c = PyComplex_AsCComplex(o);
+    return TensorImpl::scalar<complex64>(complex64(static_cast<float>(c.real), static_cast<float>(c.imag)));
+  }
+  if (PyBytes_Check(o) || PyUnicode_Check(o)) {
+    if (exact && !any && dtype != DType::kString) cannot_convert(v, dtype);
+    return string_scalar(v);
+  }
+  if (any && py::isinstance<py::array>(v)) return from_numpy(v);
   if (!fallback()) throw TypeError("eagerflow conversion is not initialized");
-  py::object r = hint == DType::kInvalid ? fallback()(v, py::none()) : fallback()(v, static_cast<int>(hint));
+  py::object r = fallback()(v, any ? py::object(py::none()) : py::object(py::int_(static_cast<int>(dtype))),
+                            py::bool_(exact));
   return r.cast<Tensor>();
 }
+
 }  // namespace
 
 }  // namespace ef

@@ -12,10 +12,12 @@ namespace py = pybind11;
 // The Python Tensor type object (set when the class is bound).
 extern PyTypeObject* g_tensor_type;
 
-// Converts `value` to a tensor. `hint` (kInvalid for none) is the preferred dtype: Python
-// scalars adopt it where the value fits, as TF's convert_to_tensor(dtype_hint=...) does.
-// Values the fast path does not handle (lists, Variables, ...) go to the Python fallback.
-Tensor to_tensor(py::handle value, DType hint = DType::kInvalid);
+// Converts `value` to a tensor; tensors pass unchanged. `dtype` (kInvalid for none) is a hint
+// (TF's convert_to_tensor(dtype_hint=...)): values adopt it where they fit, else keep their own
+// dtype; with `exact` a value that does not fit raises TypeError, as TF's op input conversion
+// does once an input of the same type attr fixed the dtype. Values the fast path does not
+// handle (lists, NumPy scalars, Variables, ...) go to the Python fallback.
+Tensor to_tensor(py::handle value, DType dtype = DType::kInvalid, bool exact = false);
 
 // Tensor -> NumPy array sharing the tensor's memory (read-only); strings become an object
 // array of bytes.
@@ -30,7 +32,7 @@ py::dtype numpy_dtype(DType t);
 // tensors, GraphFunctions.
 Attrs attrs_from_python(py::handle attrs);
 
-// Registers the Python fallback: fn(value, dtype_enum_or_None) -> Tensor.
+// Registers the Python fallback: fn(value, dtype_enum_or_None, exact) -> Tensor.
 void set_convert_fallback(py::object fn);
 
 }  // namespace ef

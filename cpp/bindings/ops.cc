@@ -1,9 +1,12 @@
 // Op bindings: execute(op, inputs, attrs) for Python wrappers, and registry introspection.
 #include <pybind11/stl.h>
 
+#include <cctype>
+
 #include "bindings/bindings.h"
 #include "bindings/convert.h"
 #include "core/errors.h"
+#include "eager/context.h"
 #include "eager/execute.h"
 #include "graph/function.h"
 
@@ -13,17 +16,65 @@ namespace {
 
 constexpr int64_t kReleaseGilElements = int64_t(1) << 15;
 
+// Python ints, floats and strings as attr values; values a C++ attr cannot hold are ValueError
+// (TF: "int too big to convert"), not pybind11 cast errors.
+int64_t attr_int(py::handle v) {
+  int overflow = 0;
+  long long x = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+  if (overflow) throw ValueError("int too big to convert");
+  if (x == -1 && PyErr_Occurred()) throw py::error_already_set();
+  return x;
+}
+
+double attr_float(py::handle v) {
+  double d = PyFloat_AsDouble(v.ptr());
+  if (d == -1.0 && PyErr_Occurred()) {
+    PyErr_Clear();
+    throw ValueError("int too big to convert");
+  }
+  return d;
+}
+
+std::string attr_string(py::handle v) {
+  char* buf;
+  Py_ssize_t n;
+  if (PyBytes_Check(v.ptr())) {
+    PyBytes_AsStringAndSize(v.ptr(), &buf, &n);
+    return std::string(buf, n);
+  }
+  const char* utf8 = PyUnicode_AsUTF8AndSize(v.ptr(), &n);
+  if (!utf8) {
+    PyErr_Clear();
+    throw ValueError("Error converting unicode string while converting Python sequence to Tensor.");
+  }
+  return std::string(utf8, n);
+}
+
+// NumPy scalars and arrays are attr values by value (tolist gives native Python numbers, whatever
+// the array's byte order).
+bool is_numpy_value(py::handle v) {
+  PyObject* o = v.ptr();
+  if (o == Py_None || PyLong_CheckExact(o) || PyFloat_CheckExact(o) || PyUnicode_Check(o) || PyList_Check(o) ||
+      PyTuple_Check(o))
+    return false;
+  return py::isinstance<py::array>(v) || (!PyType_Check(v.ptr()) && PyObject_HasAttrString(v.ptr(), "dtype") &&
+                                          PyObject_HasAttrString(v.ptr(), "item") && !py::hasattr(v, "_type_enum") &&
+                                          !PyObject_TypeCheck(v.ptr(), g_tensor_type));
+}
+
 AttrValue attr_from_python(py::handle v) {
   if (v.is_none()) return std::monostate();
   if (PyBool_Check(v.ptr())) return v.ptr() == Py_True;
-  if (PyLong_Check(v.ptr())) return v.cast<int64_t>();
-  if (PyFloat_Check(v.ptr())) return v.cast<double>();
-  if (PyUnicode_Check(v.ptr()) || PyBytes_Check(v.ptr())) return v.cast<std::string>();
+  if (PyLong_Check(v.ptr())) return attr_int(v);
+  if (PyFloat_Check(v.ptr())) return attr_float(v);
+  if (PyUnicode_Check(v.ptr()) || PyBytes_Check(v.ptr())) return attr_string(v);
   if (py::hasattr(v, "_type_enum")) return static_cast<DType>(v.attr("_type_enum").cast<int>());
   if (PyObject_TypeCheck(v.ptr(), g_tensor_type)) return v.cast<Tensor>();
   if (py::isinstance<GraphFunction>(v)) return v.cast<FunctionPtr>();
+  if (is_numpy_value(v)) return attr_from_python(v.attr("tolist")());
   if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
-    py::sequence seq = py::reinterpret_borrow<py::sequence>(v);
+    py::list seq;
+    for (py::handle x : py::reinterpret_borrow<py::sequence>(v)) seq.append(is_numpy_value(x) ? x.attr("tolist")() : x);
     // Lists of dtypes (Tout) and of shapes (output_shapes: dims lists or None for unknown rank).
     bool all_dtype = seq.size() > 0, all_shape = seq.size() > 0;
     for (py::handle x : seq) {
@@ -43,7 +94,7 @@ AttrValue attr_from_python(py::handle v) {
           continue;
         }
         std::vector<int64_t> dims;
-        for (py::handle d : py::reinterpret_borrow<py::sequence>(x)) dims.push_back(d.is_none() ? -1 : d.cast<int64_t>());
+        for (py::handle d : py::reinterpret_borrow<py::sequence>(x)) dims.push_back(d.is_none() ? -1 : attr_int(d));
         out.push_back(Shape(dims));
       }
       return out;
@@ -57,11 +108,19 @@ AttrValue attr_from_python(py::handle v) {
     }
     if (all_int) {
       std::vector<int64_t> out;
-      for (py::handle x : seq) out.push_back(x.is_none() ? -1 : x.cast<int64_t>());
+      for (py::handle x : seq) out.push_back(x.is_none() ? -1 : attr_int(x));
       return out;
     }
-    if (all_num) return seq.cast<std::vector<double>>();
-    if (all_str) return seq.cast<std::vector<std::string>>();
+    if (all_num) {
+      std::vector<double> out;
+      for (py::handle x : seq) out.push_back(attr_float(x));
+      return out;
+    }
+    if (all_str) {
+      std::vector<std::string> out;
+      for (py::handle x : seq) out.push_back(attr_string(x));
+      return out;
+    }
   }
   throw TypeError(str_cat("Unsupported attribute value: ", py::repr(v).cast<std::string>()));
 }
@@ -73,9 +132,34 @@ std::vector<Tensor> inputs_from_python(py::handle inputs) {
   return out;
 }
 
+// TF's valid root name scope (name_scope's pattern): [A-Za-z0-9.][A-Za-z0-9_.\\/>-]*.
+bool valid_scope_name(const std::string& s) {
+  auto ok = [](char c, bool first) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' ||
+           (!first && (c == '_' || c == '\\' || c == '/' || c == '>' || c == '-'));
+  };
+  for (size_t i = 0; i < s.size(); ++i)
+    if (!ok(s[i], i == 0)) return false;
+  return true;
+}
+
+// An op's `name`: eager ops have none (TF ignores the argument); graph nodes take a str or bytes
+// that is a valid scope name, as TF's name_scope requires.
+std::string graph_node_name(py::handle name) {
+  if (name.is_none() || !thread_context().graph) return std::string();
+  if (!PyUnicode_Check(name.ptr()) && !PyBytes_Check(name.ptr()))
+    throw TypeError(str_cat("expected string or bytes-like object, got '",
+                            py::type::handle_of(name).attr("__name__").cast<std::string>(), "'"));
+  std::string s = attr_string(name);
+  if (!valid_scope_name(s))
+    throw ValueError(str_cat("'", s, "' is not a valid root scope name. A root scope name has to match the ",
+                             "following pattern: ^[A-Za-z0-9.][A-Za-z0-9_.\\\\/>-]*$"));
+  return s;
+}
+
 std::vector<Tensor> execute_maybe_released(const OpDef& op, const std::vector<Tensor>& in, const Attrs& attrs,
                                            py::handle name) {
-  std::string node_name = name.is_none() ? std::string() : name.cast<std::string>();
+  std::string node_name = graph_node_name(name);
   int64_t total = 0;
   for (const Tensor& t : in) total += t->num_elements() > 0 ? t->num_elements() : 0;
   if (total >= kReleaseGilElements) {
@@ -90,7 +174,7 @@ std::vector<Tensor> execute_maybe_released(const OpDef& op, const std::vector<Te
 Attrs attrs_from_python(py::handle attrs) {
   Attrs a;
   if (attrs.is_none()) return a;
-  for (auto kv : py::reinterpret_borrow<py::dict>(attrs)) a.set(kv.first.cast<std::string>(), attr_from_python(kv.second));
+  for (auto kv : py::reinterpret_borrow<py::dict>(attrs)) a.set(attr_string(kv.first), attr_from_python(kv.second));
   return a;
 }
 

@@ -3,6 +3,7 @@
 The C++ core converts tensors, Python scalars and NumPy arrays itself; everything else
 (nested lists, Variables, objects with __array__) comes here through the registered fallback.
 """
+import array
 import numbers
 
 import numpy as np
@@ -11,69 +12,142 @@ from eagerflow import _core
 from eagerflow.framework import dtypes
 
 _INT32_MIN, _INT32_MAX = -(2 ** 31), 2 ** 31 - 1
+_INT64_MIN, _INT64_MAX = -(2 ** 63), 2 ** 63 - 1
 
 
 def _is_tensor(x):
     return isinstance(x, _core.Tensor)
 
 
+# Python buffers convert as the sequences of their items, as in TF (bytearray(b"ab") -> [97, 98]).
+_BUFFERS = (bytearray, memoryview, array.array)
+
+
+def _buffer_items(value):
+    try:
+        return list(value)
+    except NotImplementedError as e:  # a multi-dimensional memoryview
+        raise ValueError(f"Cannot infer dtype of a memoryview object: NotImplementedError: {e}") from None
+
+
+def _listify(value):
+    """Nested lists with Python buffers replaced by lists of their items."""
+    if isinstance(value, _BUFFERS):
+        return _buffer_items(value)
+    if isinstance(value, (list, tuple)) and any(isinstance(v, (list, tuple) + _BUFFERS) for v in value):
+        return [_listify(v) for v in value]
+    return value
+
+
+_SEQUENCES = (list, tuple) + _BUFFERS
+
+
+def _leaves(value):
+    """The leaves of a nested list (the list itself when it is flat: the common case, no copy)."""
+    if isinstance(value, list) and not any(issubclass(t, _SEQUENCES) for t in set(map(type, value))):
+        return value
+    out = []
+    _flatten_leaves(value, out)
+    return out
+
+
 def _flatten_leaves(value, out):
     if isinstance(value, (list, tuple)):
         for v in value:
             _flatten_leaves(v, out)
+    elif isinstance(value, _BUFFERS):
+        out.extend(_buffer_items(value))
     else:
         out.append(value)
 
 
+def _leaf_kind(x):
+    """TF's kind of a sequence leaf: NumPy scalars count as the Python numbers they hold."""
+    if isinstance(x, (bool, np.bool_)):
+        return "bool"
+    if isinstance(x, (bytes, str, np.bytes_, np.str_)):
+        return "str"
+    if isinstance(x, (numbers.Integral, np.integer)):
+        if not isinstance(x, np.integer) and not _INT64_MIN <= x <= _INT64_MAX:
+            raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
+        return "int"
+    if isinstance(x, (numbers.Real, np.floating)):
+        return "float"
+    if isinstance(x, (numbers.Complex, np.complexfloating)):
+        return "complex"
+    raise _unsupported(x)
+
+
+_ARRAY_KIND = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex", "S": "str", "U": "str", "O": "str"}
+
+
+_TYPE_KIND = {bool: "bool", int: "int", float: "float", complex: "complex", str: "str", bytes: "str"}
+
+
 def _python_sequence_to_numpy(value):
-    """Nested Python lists/tuples -> ndarray with TF's inference (int -> int32, float -> float32)."""
-    leaves = []
-    _flatten_leaves(value, leaves)
-    if any(_is_tensor(x) or hasattr(x, "_as_tensor") for x in leaves):
-        # Lists holding tensors: TF packs them (tf.stack); go through NumPy values.
-        value = _map_nested(value, lambda x: x.numpy() if hasattr(x, "numpy") else x)
-        leaves = []
-        _flatten_leaves(value, leaves)
-    kinds = set()
+    """Nested Python lists/tuples -> ndarray with TF's inference: the first leaf decides (ints ->
+    int32, int64 where a value needs it, float32 once a float appears; a Python float -> float32;
+    a NumPy float keeps its dtype), and later leaves must be compatible with it."""
+    leaves = _leaves(value)
+    kinds, first = set(), None
+    for t in set(map(type, leaves)):  # per type, not per leaf: long lists convert fast
+        kind = _TYPE_KIND.get(t)
+        if kind is not None:
+            kinds.add(kind)  # ints beyond int64 show as an object array below
+        else:  # ints (range), arrays (dtype), NumPy scalars and other types: per leaf
+            for x in leaves:
+                if type(x) is t:
+                    kinds.add(_ARRAY_KIND.get(x.dtype.kind, "str") if isinstance(x, np.ndarray) else _leaf_kind(x))
     for x in leaves:
-        if isinstance(x, (bool, np.bool_)):
-            kinds.add("bool")
-        elif isinstance(x, (bytes, str)):
-            kinds.add("str")
-        elif isinstance(x, np.generic) or isinstance(x, np.ndarray):
-            kinds.add("np")
-        elif isinstance(x, numbers.Integral):
-            kinds.add("int")
-        elif isinstance(x, numbers.Real):
-            kinds.add("float")
-        elif isinstance(x, numbers.Complex):
-            kinds.add("complex")
-        else:
-            raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
-                             f"({type(x)}) to a Tensor.")
-    if "bool" in kinds and len(kinds) > 1 or "str" in kinds and len(kinds) > 1:
+        if not isinstance(x, np.ndarray):
+            first = x
+            break
+        if x.size:
+            first = x.flat[0]
+            break
+    first_kind = "float" if first is None else _leaf_kind(first)
+    mixed = (("bool" in kinds or "str" in kinds) and len(kinds) > 1
+             or "complex" in kinds and first_kind != "complex")
+    if mixed:
         raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
+    if "str" in kinds:
+        for x in leaves:
+            if isinstance(x, str) and not _utf8_encodable(x):
+                raise ValueError("Error converting unicode string while converting Python sequence to Tensor.")
+    value = _listify(value)
     try:
         arr = np.array(value, dtype=object if "str" in kinds else None)
     except ValueError:
         raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
     if arr.dtype == object and "str" not in kinds:
+        if "int" in kinds:
+            for x in leaves:
+                if type(x) is int and not _INT64_MIN <= x <= _INT64_MAX:
+                    raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
         raise ValueError("Can't convert non-rectangular Python sequence to Tensor.")
     if "str" in kinds:
         if arr.shape != _nested_shape(value):
             raise ValueError("Can't convert non-rectangular Python sequence to Tensor.")
         return arr
-    if "np" in kinds:
-        return arr
-    if arr.dtype.kind in "iu":
-        if arr.size == 0 or (arr.min() >= _INT32_MIN and arr.max() <= _INT32_MAX):
-            return arr.astype(np.int32)
-        return arr.astype(np.int64)
-    if arr.dtype.kind == "f":
-        return arr.astype(np.float32)
-    if arr.dtype.kind == "c":
+    if "bool" in kinds:
+        return arr.astype(np.bool_)
+    if first_kind == "complex":
         return arr.astype(np.complex64)
-    return arr
+    if first_kind == "float":
+        return arr.astype(first.dtype if isinstance(first, np.floating) else np.float32)
+    if "float" in kinds:
+        return arr.astype(np.float32)
+    if arr.size == 0 or (arr.min() >= _INT32_MIN and arr.max() <= _INT32_MAX):
+        return arr.astype(np.int32)
+    return arr.astype(np.int64)
+
+
+def _utf8_encodable(text):
+    try:
+        text.encode("utf-8")
+        return True
+    except UnicodeEncodeError:  # a lone surrogate
+        return False
 
 
 def _nested_shape(value):
@@ -86,17 +160,13 @@ def _nested_shape(value):
     return tuple(shape)
 
 
-def _map_nested(value, fn):
-    if isinstance(value, (list, tuple)):
-        return [_map_nested(v, fn) for v in value]
-    return fn(value)
-
-
 def _to_numpy(value):
     if isinstance(value, np.ndarray):
         return value
     if isinstance(value, np.generic):
         return np.asarray(value)
+    if isinstance(value, _BUFFERS):
+        value = _buffer_items(value)
     if isinstance(value, (list, tuple)):
         if len(value) == 0:
             return np.zeros((0,), np.float32)
@@ -105,46 +175,109 @@ def _to_numpy(value):
         return np.asarray(value, np.complex64)
     if hasattr(value, "__array__") and not isinstance(value, type):
         return np.asarray(value)
-    raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type ({type(value)}) to a Tensor.")
+    raise _unsupported(value)
+
+
+def _unsupported(value):
+    """TF's error for a value of a type that has no tensor conversion (eager: ValueError; graph
+    constants: TypeError, except for None)."""
+    if _core.current_graph() is None:
+        return ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type ({type(value)}) "
+                          f"to a Tensor.")
+    if value is None:
+        return ValueError("None values not supported.")
+    return TypeError(f"Failed to convert elements of {value} to Tensor. Consider casting elements to a supported "
+                     f"type. See https://www.tensorflow.org/api_docs/python/tf/dtypes for supported TF dtypes.")
+
+
+# TF's internal dtype names, used by its eager conversion messages.
+_TYPE_STRING = {"float32": "float", "float64": "double", "float16": "half"}
+# TF's eager converter takes Python bools as these dtypes only (graph constants take any number).
+_BOOL_TARGETS = ("int32", "int64", "float16", "float32", "float64")
+
+
+def _cannot_convert(value, dtype, leaf=None):
+    if _core.current_graph() is not None:  # graph constants (TF's make_tensor_proto) word it so
+        leaf = value if leaf is None else leaf
+        return TypeError(f"Expected {dtype.name}, but got {leaf} of type '{type(leaf).__name__}'.")
+    return TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {_TYPE_STRING.get(dtype.name, dtype.name)}")
+
+
+def _python_leaf_fits(x, dtype):
+    """Whether a Python leaf converts to `dtype` exactly (TF refuses floats for ints, numbers for bool)."""
+    if isinstance(x, (np.generic, np.ndarray)):
+        return True  # NumPy values cast, as in TF
+    if isinstance(x, bool):
+        return dtype.is_bool or dtype.is_numeric and (dtype.name in _BOOL_TARGETS or _core.current_graph() is not None)
+    if isinstance(x, numbers.Integral):
+        return dtype.is_numeric and (not dtype.is_integer or dtype.min <= x <= dtype.max)
+    if isinstance(x, numbers.Real):
+        return dtype.is_floating or dtype.is_complex
+    if isinstance(x, numbers.Complex):
+        return dtype.is_complex
+    return dtype is dtypes.string and isinstance(x, (bytes, str))
 
 
 def _cast_array(arr, dtype, value):
-    """Casts `arr` to `dtype` for an explicit dtype= request, refusing lossy Python values."""
-    target = np.dtype(dtype.as_numpy_dtype) if dtype is not dtypes.string else None
+    """`arr` (converted from `value`) as `dtype`, for an explicit dtype= request: NumPy values cast
+    as NumPy does (TF too); Python values must fit exactly."""
+    numpy_value = isinstance(value, (np.ndarray, np.generic)) or hasattr(value, "__array__") and not isinstance(
+        value, (list, tuple))
     if dtype is dtypes.string:
-        if arr.size == 0:
+        if arr.size == 0 or arr.dtype.kind in "OSU":
             return arr.astype(object)
-        if arr.dtype.kind not in "OSU":
-            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype string")
-        return arr
-    if arr.dtype.kind in "OSU":
-        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
-    if not isinstance(value, (np.ndarray, np.generic)) and arr.dtype != target:
-        # Python values must convert exactly (TF: tf.constant(1.5, dtype=tf.int32) is an error).
-        with np.errstate(all="ignore"):
-            converted = arr.astype(target)
-            back = converted.astype(arr.dtype)
-        # TF refuses Python floats for integer dtypes and numbers for bool, even when exact.
-        lossy = arr.size > 0 and (arr.dtype.kind == "c" and target.kind != "c"
-                 or target.kind in "iu" and (arr.dtype.kind in "fc" or not np.array_equal(back, arr))
-                 or target.kind == "b" and arr.dtype.kind != "b")
-        if lossy:
+        if numpy_value:
+            raise ValueError(f"Failed to convert a NumPy array to a Tensor (Unsupported object type "
+                             f"{type(arr.flat[0].item()).__name__}).")
+        raise _cannot_convert(value, dtype, _first_misfit(value, dtype))
+    target = np.dtype(dtype.as_numpy_dtype)
+    if numpy_value:
+        if arr.dtype.kind in "OSU" and target.kind == "b":
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
-        return converted
+        with np.errstate(all="ignore"):
+            return arr.astype(target)  # strings that do not parse raise NumPy's ValueError, as in TF
+    if arr.dtype.kind in "OSU" or arr.size and (_first_misfit(value, dtype) is not _NO_MISFIT):
+        raise _cannot_convert(value, dtype, _first_misfit(value, dtype))
     with np.errstate(all="ignore"):
         return arr.astype(target)
 
 
-def _packable(value):
-    """A non-empty list holding graph tensors, while a graph is built (eager conversions skip the scan)."""
-    return (isinstance(value, (list, tuple)) and value and _core.current_graph() is not None
-            and _holds_symbolic(value))
+_NO_MISFIT = object()
 
 
-def _holds_symbolic(value):
-    if isinstance(value, (list, tuple)):
-        return any(_holds_symbolic(v) for v in value)
-    return isinstance(value, _core.Tensor) and value._is_symbolic
+def _first_misfit(value, dtype):
+    fits = {}  # by type, except ints (their range)
+    for x in _leaves(value):
+        t = type(x)
+        ok = fits.get(t)
+        if ok is None:
+            ok = _python_leaf_fits(x, dtype)
+            if t is not int:
+                fits[t] = ok
+        if not ok:
+            return x
+    return _NO_MISFIT
+
+
+def _is_tensor_like(x):
+    return isinstance(x, _core.Tensor) or hasattr(x, "_as_tensor")
+
+
+_PLAIN_TYPES = {int, float, bool, complex, str, bytes, type(None), np.ndarray}
+
+
+def _holds_tensor(value):
+    """Whether a (nested) list or tuple holds a tensor or variable: TF converts those by packing.
+    Looks at each element type once (long lists of numbers are the common case)."""
+    for t in set(map(type, value)):
+        if t in _PLAIN_TYPES or issubclass(t, np.generic):
+            continue
+        if issubclass(t, (list, tuple)):
+            if any(_holds_tensor(v) for v in value if type(v) is t):
+                return True
+        elif issubclass(t, _core.Tensor) or hasattr(t, "_as_tensor"):
+            return True
+    return False
 
 
 def _first_tensor_dtype(value):
@@ -154,41 +287,78 @@ def _first_tensor_dtype(value):
             if d is not None:
                 return d
         return None
-    return value.dtype if isinstance(value, _core.Tensor) else None
+    return value.dtype if _is_tensor_like(value) else None
 
 
-def _autopack(value, dtype):
-    """A list holding graph tensors (`[x, 1]` inside tf.function) becomes a Pack of its elements,
-    as TF's auto-packing does; Python numbers take the first tensor's dtype."""
-    dtype = dtype or _first_tensor_dtype(value)
-    elems = [_autopack(v, dtype) if isinstance(v, (list, tuple)) else
-             (v if isinstance(v, _core.Tensor) else convert_to_tensor(v, dtype=dtype)) for v in value]
-    for e in elems:
-        if e.dtype != dtype:
-            raise TypeError(f"Tensors in list passed to 'values' of 'Pack' Op have types "
-                            f"[{', '.join(x.dtype.name for x in elems)}] that don't all match.")
-    return _core.execute1(_core.get_op("Pack"), elems, {"axis": 0})
+def _first_tensor(value):
+    for v in value:
+        t = _first_tensor(v) if isinstance(v, (list, tuple)) else v if _is_tensor_like(v) else None
+        if t is not None:
+            return t
+    return None
 
 
-def _fallback(value, dtype_hint_enum):
-    """Called by the C++ converter for values it does not handle itself."""
+def _cast_tensors(value, dtype):
+    """Tensors in a nested list cast to a requested dtype (TF's _cast_nested_seqs_to_dtype)."""
+    if isinstance(value, (list, tuple)):
+        return [_cast_tensors(v, dtype) for v in value]
+    if _is_tensor_like(value):
+        t = value if isinstance(value, _core.Tensor) else value._as_tensor()
+        return t if t.dtype == dtype else _core.cast(t, dtype._type_enum)
+    return value
+
+
+def _autopack(value, dtype=None):
+    """A list holding tensors becomes a Pack of its elements (TF's auto-packing): the first tensor's
+    dtype (or the requested one, to which tensors are cast) is the dtype of every element."""
+    inferred = _first_tensor_dtype(value)
+    if dtype is None:
+        dtype = inferred
+    elif dtype != inferred:
+        value = _cast_tensors(value, dtype)
+    return _pack(value, dtype)
+
+
+def _pack(value, dtype):
+    pack = _core.get_op("Pack")
+    if _core.current_graph() is None and all(isinstance(v, _core.Tensor) for v in value):
+        return _core.execute1(pack, list(value), {"axis": 0})  # TF's eager fast path: Pack checks
+    elems = []
+    for v in value:
+        if _is_tensor_like(v):
+            t = v if isinstance(v, _core.Tensor) else v._as_tensor()
+            if t.dtype != dtype:
+                raise TypeError(f"Cannot convert a list containing a tensor of dtype {t.dtype} to {dtype} "
+                                f"(Tensor is: {t!r})")
+            elems.append(t)
+        elif isinstance(v, (list, tuple)) and _holds_tensor(v):
+            elems.append(_pack(v, dtype))
+        else:
+            elems.append(_convert_exact(v, dtype))
+    return _core.execute1(pack, elems, {"axis": 0})
+
+
+def _convert_default(value):
+    """`value` with TF's own dtype inference (no dtype requested)."""
+    if isinstance(value, (list, tuple)) and _holds_tensor(value):
+        return _autopack(value)
+    return _core.from_numpy(_to_numpy(value))
+
+
+def _fallback(value, dtype_enum, exact):
+    """Called by the C++ converter for values it does not handle itself (lists, NumPy scalars,
+    arrays to cast, objects with __array__, variables); `dtype_enum` is exact or a hint."""
     if hasattr(value, "_as_tensor"):
-        return value._as_tensor()
-    if _packable(value):
-        return _autopack(value, dtypes.as_dtype(dtype_hint_enum) if dtype_hint_enum is not None and
-                         _first_tensor_dtype(value) is None else None)
-    arr = _to_numpy(value)
-    if dtype_hint_enum is not None:
-        hint = dtypes.as_dtype(dtype_hint_enum)
-        if isinstance(value, (np.ndarray, np.generic)) and hint.is_numeric and arr.dtype.kind in "biufc":
-            with np.errstate(all="ignore"):
-                arr = arr.astype(hint.as_numpy_dtype)
-        elif isinstance(value, (list, tuple)) and hint.is_numeric and arr.dtype.kind in "iub":
-            try:
-                arr = _cast_array(arr, hint, value)
-            except TypeError:
-                pass
-    return _core.from_numpy(arr)
+        return value._as_tensor()  # a variable keeps its dtype: the op reports a mismatch
+    if dtype_enum is None:
+        return _convert_default(value)
+    dtype = dtypes.as_dtype(dtype_enum)
+    if exact:
+        return _convert_exact(value, dtype)
+    try:  # a hint: TF tries the dtype, then the value's own
+        return _convert_exact(value, dtype)
+    except (TypeError, ValueError):
+        return _convert_default(value)
 
 
 _core.set_convert_fallback(_fallback)
@@ -211,6 +381,9 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None, preferred_d
     return _core.convert_to_tensor(value)
 
 
+_PYTHON_SCALARS = (bool, int, float, complex, bytes, str)
+
+
 def _convert_exact(value, dtype):
     if _is_tensor(value):
         if value.dtype != dtype:
@@ -223,12 +396,23 @@ def _convert_exact(value, dtype):
             raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype "
                              f"{t.dtype.name}: {t!r}")
         return t
-    if _packable(value):
+    if type(value) in _PYTHON_SCALARS:
+        return _core.convert_to_tensor(value, dtype._type_enum, True)
+    if isinstance(value, (np.ndarray, np.generic)) and value.dtype.kind in "biufc" and (dtype.is_numeric or
+                                                                                         dtype.is_bool):
+        with np.errstate(all="ignore"):  # NumPy numbers cast, as in TF
+            return _core.from_numpy(np.asarray(value).astype(dtype.as_numpy_dtype, copy=False))
+    if isinstance(value, (list, tuple)) and _holds_tensor(value):
         return _autopack(value, dtype)
-    if isinstance(value, (bool, int, float, complex, bytes, str)) and not isinstance(value, np.generic):
+    if isinstance(value, _PYTHON_SCALARS) and not isinstance(value, np.generic):
         arr = np.asarray(value, dtype=object if isinstance(value, (bytes, str)) else None)
     else:
-        arr = _to_numpy(value)
+        try:
+            arr = _to_numpy(value)
+        except TypeError as e:  # graph constants name the requested dtype
+            if not str(e).startswith("Failed to convert elements"):
+                raise
+            raise _cannot_convert(value, dtype, _first_misfit(value, dtype)) from None
     return _core.from_numpy(_cast_array(arr, dtype, value))
 
 
@@ -236,6 +420,13 @@ def constant(value, dtype=None, shape=None, name=None):
     """tf.constant: a tensor from a Python value, NumPy array or tensor (a Const node, named
     `name`, while a graph is being built)."""
     graph = _core.current_graph()
+    if isinstance(value, (list, tuple)) and _holds_tensor(value):
+        # TF builds constants from Python values only (convert_to_tensor packs such lists).
+        if graph is not None:
+            raise TypeError("Expected any non-tensor type, but got a tensor instead.")
+        first = _first_tensor(value)
+        raise ValueError("TypeError: Scalar tensor has no `len()`" if isinstance(first, _core.Tensor) else
+                         f"TypeError: object of type '{type(first).__name__}' has no len()")
     if graph is None:
         return _constant(value, dtype, shape)
     if _is_tensor(value) and value._is_symbolic:
@@ -266,27 +457,40 @@ def _constant(value, dtype, shape):
 
 
 def _reshape_to(t, shape, value):
-    if True:
-        from eagerflow.framework.tensor_shape import TensorShape
-        shape = TensorShape(shape).as_list()
-        n = t._num_elements()
-        want = 1
-        for d in shape:
-            want *= d
-        if n == want:
-            return _reshape(t, shape)
-        if n == 1:
-            return _fill(shape, t)
-        raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor {t.numpy()} (converted from "
-                        f"{value!r}) has {n} elements, but got `shape` {tuple(shape)} with {want} elements).")
-    return t
+    shape = _constant_shape(shape)
+    n = t._num_elements()
+    want = 1
+    for d in shape:
+        want *= d
+    dims = _core.from_numpy(np.array(shape, np.int64))
+    if n == want:
+        return _core.execute1(_core.get_op("Reshape"), [t, dims], None)
+    if n == 1:  # the Fill op: an impossible size is its ResourceExhaustedError, not a NumPy error
+        scalar = _core.execute1(_core.get_op("Reshape"), [t, _core.from_numpy(np.zeros([0], np.int64))], None)
+        return _core.execute1(_core.get_op("Fill"), [dims, scalar], None)
+    raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor {t.numpy()} (converted from "
+                    f"{value!r}) has {n} elements, but got `shape` {tuple(shape)} with {want} elements).")
 
 
-def _reshape(t, shape):
-    arr = np.asarray(t._numpy()).reshape(shape)
-    return _core.from_numpy(arr)
-
-
-def _fill(shape, t):
-    arr = np.broadcast_to(np.asarray(t._numpy()).reshape(()), shape)
-    return _core.from_numpy(np.ascontiguousarray(arr))
+def _constant_shape(shape):
+    """tf.constant's `shape` as a list of ints, with TF's errors for None, negative and huge dims."""
+    from eagerflow.framework.tensor_shape import TensorShape
+    if isinstance(shape, TensorShape):
+        shape = shape.as_list()
+    try:
+        dims = list(shape)
+    except TypeError:
+        dims = [shape]
+    out = []
+    for d in dims:
+        if d is None:
+            raise _unsupported(d)
+        if not hasattr(d, "__index__"):
+            TensorShape([d])  # TF's TypeError for a non-integer dimension
+        v = d.__index__()
+        if v < 0:
+            raise ValueError(f"Dimension {v} must be >= 0")
+        if v > _INT64_MAX:
+            raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
+        out.append(v)
+    return out

@@ -135,35 +135,37 @@ _ALL = [float16, float32, float64, int8, uint8, int16, int32, int64, bool, compl
 _BY_ENUM = {d._type_enum: d for d in _ALL}
 _BY_NAME = {d._name: d for d in _ALL}
 _BY_NAME.update({"half": float16, "float": float32, "double": float64})
-_BY_NP = {np.dtype(d._np): d for d in _ALL if d._np is not object}
 
 _core.set_dtype_objects(_BY_ENUM)
 
 
 def as_dtype(type_value):
-    """Converts a DType, its name, a NumPy dtype or a Python type to a DType (tf.as_dtype)."""
+    """Converts a DType, its name or enum, a NumPy dtype or scalar type, `float`, `bool` or `object`,
+    or an object with a `dtype`, to a DType (tf.as_dtype). TF looks names and types up by hash, so
+    `int`, `str` and NumPy's dtype strings ("f4") are not DTypes, while `True` is enum 1."""
     if isinstance(type_value, DType):
         return type_value
-    if isinstance(type_value, int) and not isinstance(type_value, type(True)) and type_value in _BY_ENUM:
-        return _BY_ENUM[type_value]
-    if isinstance(type_value, str):
-        if type_value in _BY_NAME:
-            return _BY_NAME[type_value]
-    if type_value is float:
-        return float32
-    if type_value is int:
-        return int32
-    if type_value is type(True):
-        return bool
-    if type_value in (bytes, str):
-        return string
+    if isinstance(type_value, np.dtype):
+        d = _BY_NP_TYPE.get(type_value.type)
+        if d is not None:
+            return d
     try:
-        npd = np.dtype(type_value)
-    except Exception:
-        npd = None
-    if npd is not None:
-        if npd in _BY_NP:
-            return _BY_NP[npd]
-        if npd.kind in "OSU":
-            return string
+        d = _ANY.get(type_value)
+    except TypeError:  # unhashable
+        d = None
+    if d is not None:
+        return d
+    if hasattr(type_value, "dtype"):
+        try:
+            d = _BY_NP_TYPE.get(np.dtype(type_value.dtype).type)
+        except (TypeError, ValueError):
+            d = None
+        if d is not None:
+            return d
     raise TypeError(f"Cannot convert the argument `type_value`: {type_value!r} to a TensorFlow DType.")
+
+
+_BY_NP_TYPE = {np.dtype(d._np).type: d for d in _ALL if d._np is not object}
+_BY_NP_TYPE.update({np.object_: string, np.bytes_: string, np.str_: string})
+_ANY = {**_BY_ENUM, **_BY_NAME, **_BY_NP_TYPE,
+        float: float32, type(True): bool, object: string}

@@ -313,6 +313,9 @@ _eager_len, _eager_iter = Tensor.__len__, Tensor.__iter__
 _eager_index = Tensor.__index__
 _eager_hash, _eager_eq, _eager_ne = Tensor.__hash__, Tensor.__eq__, Tensor.__ne__
 _eager_format = Tensor.__format__
+_eager_array = Tensor.__array__
+_eager_reduce = Tensor.__reduce__
+_eager_int, _eager_float, _eager_complex = Tensor.__int__, Tensor.__float__, Tensor.__complex__
 
 
 def _sym_name(self):
@@ -418,8 +421,38 @@ def _ne(self, other):
 
 def _format(self, spec):
     if self._is_symbolic:
-        return format(_str(self), spec)
+        if spec:
+            raise TypeError("unsupported format string passed to SymbolicTensor.__format__")
+        return _str(self)
     return _eager_format(self, spec)
+
+
+def _array(self, dtype=None, copy=None):
+    if self._is_symbolic:
+        raise NotImplementedError(f"Cannot convert a symbolic tf.Tensor ({_sym_name(self)}) to a numpy array. This "
+                                  "error may indicate that you're trying to pass a Tensor to a NumPy call, which is "
+                                  "not supported.")
+    return _eager_array(self, dtype, copy)
+
+
+def _reduce(self):
+    if self._is_symbolic:  # a graph tensor has no value to copy or pickle
+        raise TypeError("cannot pickle 'SymbolicTensor' object")
+    return _eager_reduce(self)
+
+
+def _deepcopy(self, memo):
+    if self._is_symbolic:
+        raise TypeError("cannot pickle 'SymbolicTensor' object")
+    return self
+
+
+def _python_number(eager_fn, message):
+    def convert(self):
+        if self._is_symbolic:  # Python's own error: a symbolic tensor is no number
+            raise TypeError(message)
+        return eager_fn(self)
+    return convert
 
 
 def _numpy(self):
@@ -440,7 +473,14 @@ def _shape(self):
 
 for _n, _f in {"__str__": _str, "__repr__": _repr, "__bool__": _bool, "__len__": _len, "__iter__": _iter,
                "__index__": _index, "numpy": _numpy, "eval": _eval, "__hash__": _hash, "__eq__": _eq,
-               "__ne__": _ne, "__format__": _format}.items():
+               "__ne__": _ne, "__format__": _format, "__array__": _array, "__reduce__": _reduce,
+               "__deepcopy__": _deepcopy,
+               "__int__": _python_number(_eager_int, "int() argument must be a string, a bytes-like object or a real "
+                                                     "number, not 'SymbolicTensor'"),
+               "__float__": _python_number(_eager_float, "float() argument must be a string or a real number, not "
+                                                         "'SymbolicTensor'"),
+               "__complex__": _python_number(_eager_complex, "complex() first argument must be a string or a number, "
+                                                             "not 'SymbolicTensor'")}.items():
     setattr(Tensor, _n, _f)
 Tensor.name = property(_name)
 Tensor.op = property(_op)

@@ -121,12 +121,34 @@ def _name(self):
 
 def _matmul(self, other):
     from eagerflow.ops import math_ops
-    return math_ops.matmul(self, other)
+    try:
+        return math_ops.matmul(self, other)
+    except (TypeError, ValueError):
+        # As the C++ forward operators: the other operand's reflected operator may answer.
+        reflected = getattr(other, "__rmatmul__", None)
+        if reflected is not None:
+            try:
+                out = reflected(self)
+            except (TypeError, ValueError):
+                out = NotImplemented
+            if out is not NotImplemented:
+                return out
+        raise
 
 
 def _rmatmul(self, other):
     from eagerflow.ops import math_ops
-    return math_ops.matmul(other, self)
+    # A reflected operand converts to self's dtype exactly, as for every TF operator.
+    return math_ops.matmul(_core.convert_to_tensor(other, self._dtype_enum, True), self)
+
+
+def _reduce(self):
+    """Pickling: the value as a NumPy array, converted back on load (TF's EagerTensor.__reduce__)."""
+    if self._dtype_enum in _OPAQUE:
+        from eagerflow.framework.errors import InvalidArgumentError
+        raise InvalidArgumentError(None, None, f"Cannot convert a Tensor of dtype {self.dtype.name} to a NumPy array.")
+    from eagerflow.framework.convert import convert_to_tensor
+    return convert_to_tensor, (self._numpy(),)
 
 
 def _getitem(self, key):
@@ -152,6 +174,10 @@ for _n, _f in {
     "__matmul__": _matmul,
     "__rmatmul__": _rmatmul,
     "__getitem__": _getitem,
+    # Tensors are immutable: a copy, shallow or deep, is the tensor itself (as in TF).
+    "__copy__": lambda self: self,
+    "__deepcopy__": lambda self, memo: self,
+    "__reduce__": _reduce,
     "ref": lambda self: _Reference(self),
     "experimental_ref": lambda self: _Reference(self),
     "get_shape": lambda self: TensorShape(self._shape_tuple),

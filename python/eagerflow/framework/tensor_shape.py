@@ -7,8 +7,8 @@ def _dim_value(d):
     if hasattr(d, "value"):  # a Dimension-like object
         return d.value
     try:
-        v = int(d.__index__()) if hasattr(d, "__index__") else int(d)
-    except (TypeError, ValueError):
+        v = int(d.__index__())  # TF takes integers only: 2.0 is not a dimension
+    except (AttributeError, TypeError, ValueError):
         raise TypeError(f"Dimension value must be integer or None or have an __index__ method, got value "
                         f"'{d!r}' with type '{type(d)}'")
     if v < 0:

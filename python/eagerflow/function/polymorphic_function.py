@@ -9,6 +9,7 @@ import numpy as np
 
 from eagerflow import _core
 from eagerflow.framework.tensor import Tensor
+from eagerflow.function import input_signature as input_signature_lib
 from eagerflow.function import retracing_warning, trace_type
 from eagerflow.function.concrete_function import ConcreteFunction
 from eagerflow.function.func_graph import trace
@@ -34,18 +35,14 @@ class Function:
                  jit_compile=None):
         self._python_function = python_function
         self._name = name or getattr(python_function, "__name__", "function")
-        self._input_signature = _validate_signature(input_signature)
         self._autograph = autograph
         self._ag_function = None  # the AutoGraph-converted python_function, made on first trace
         self._reduce_retracing = bool(reduce_retracing)
         self._jit_compile = jit_compile
         self._signature = inspect.signature(python_function)
-        self._positional = [n for n, p in self._signature.parameters.items()
-                            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-        if self._input_signature is not None and len(self._input_signature) > len(self._positional):
-            raise TypeError(f"input_signature contains {len(self._input_signature)} input(s), but the Python "
-                            f"function {self._name}{self._signature} only takes {len(self._positional)} positional "
-                            f"argument(s).")
+        self._input_signature = input_signature_lib.validate(input_signature, self._signature)
+        self._binder = (None if self._input_signature is None else
+                        input_signature_lib.Binder(self._input_signature, self._signature))
         # C++ cache for calls with positional tensor / Python scalar arguments: exact key, plan and run
         # in one call (see cpp/bindings/function.cc); other calls take the Python path below.
         self._fast = _core.FunctionCache()
@@ -154,27 +151,25 @@ class Function:
             raise TypeError(f"Binding inputs to tf.function failed due to `{e}`. Received args: {args} and kwargs: "
                             f"{kwargs} for signature: {self._signature_text()}.") from None
         bound.apply_defaults()
-        sig = self._input_signature
+        binder = self._binder
+        call = None if binder is None else input_signature_lib.Call(args, kwargs, binder)
         params, types = [], []
-        context = None
         for i, (name, p) in enumerate(self._signature.parameters.items()):
-            v = _numpy_to_tensors(bound.arguments[name])
-            if sig is not None and i < len(sig):
-                v = _convert_to_signature(v, sig[i], args, kwargs, sig)
-                t = trace_type.from_value(sig[i])
+            v = bound.arguments[name]
+            spec = None if binder is None else binder.spec_of(i, p)
+            if spec is not None:
+                v, t = binder.convert(name, p, v, spec, call)
             else:
-                t = trace_type.from_value(v, context)
+                v = _numpy_to_tensors(v)
+                t = trace_type.from_value(v)
             params.append((name, p.kind, v))
             types.append(t)
         return params, trace_type.TupleType(None, types)
 
     def _signature_text(self):
-        if self._input_signature is None:
+        if self._binder is None:
             return "(%s)" % ", ".join(self._signature.parameters)
-        names = list(self._signature.parameters)
-        parts = ["%s: %r" % (n, s) if i < len(self._input_signature) else n
-                 for i, (n, s) in enumerate(zip(names, list(self._input_signature) + [None] * len(names)))]
-        return "(%s)" % ", ".join(parts)
+        return self._binder.text()
 
     # --- concrete functions --------------------------------------------------------------------------
 
@@ -226,69 +221,6 @@ class _ConvertedTrace:
 
     def trace(self, name, params, types):
         return trace(self._python_function, name, params, types)
-
-
-def _validate_signature(input_signature):
-    if input_signature is None:
-        return None
-    if not isinstance(input_signature, (tuple, list)):
-        raise TypeError(f"input_signature must be either a tuple or a list, got {type(input_signature)}.")
-    bad = [s for s in nest.flatten(list(input_signature)) if not isinstance(s, TensorSpec)]
-    if bad:
-        raise TypeError(f"input_signature must be a possibly nested sequence of TensorSpec objects, got invalid "
-                        f"args {bad} with types {[type(b) for b in bad]}.")
-    return tuple(input_signature)
-
-
-def _format_inputs(args, kwargs, input_signature):
-    inputs = list(args) + list(kwargs.values())
-    return ("  inputs: (\n    " + ",\n    ".join(str(i) for i in inputs) + ")\n"
-            "  input_signature: (\n    " + ",\n    ".join(str(s) for s in input_signature) + ")")
-
-
-def _flatten_up_to(spec, value):
-    """The leaves of `value` at the positions of `spec`'s leaves (ValueError when the structures differ)."""
-    if isinstance(spec, TensorSpec):
-        return [value]
-    if isinstance(spec, dict):
-        if not isinstance(value, dict) or set(value) != set(spec):
-            raise ValueError("structure")
-        return [x for k in sorted(spec, key=trace_type._sort_key) for x in _flatten_up_to(spec[k], value[k])]
-    if not isinstance(value, (list, tuple)) or len(value) != len(spec):
-        raise ValueError("structure")
-    return [x for s, v in zip(spec, value) for x in _flatten_up_to(s, v)]
-
-
-def _convert_to_signature(value, spec, args, kwargs, input_signature):
-    """`value` converted to tensors and checked against `spec` (TF's ValueErrors)."""
-    from eagerflow.framework.convert import convert_to_tensor
-    try:
-        flat = _flatten_up_to(spec, value)
-    except ValueError:
-        raise ValueError("Structure of Python function inputs does not match input_signature:\n"
-                         f"{_format_inputs(args, kwargs, input_signature)}.") from None
-    specs = nest.flatten(spec)
-    out = []
-    for s, v in zip(specs, flat):
-        if isinstance(v, TensorSpec):  # get_concrete_function(TensorSpec(...))
-            ok = s.dtype == v.dtype and s.shape.is_compatible_with(v.shape)
-            if not ok:
-                break
-            out.append(v)
-            continue
-        if not isinstance(v, Tensor):
-            try:
-                v = v._as_tensor() if hasattr(v, "_as_tensor") else convert_to_tensor(v, dtype_hint=s.dtype)
-            except (ValueError, TypeError):
-                raise ValueError("When input_signature is provided, all inputs to the Python function must be "
-                                 f"convertible to tensors:\n{_format_inputs(args, kwargs, input_signature)}.") from None
-        if not s.is_compatible_with(v):
-            break
-        out.append(v)
-    if len(out) != len(specs):
-        raise ValueError("Python inputs incompatible with input_signature:\n"
-                         f"{_format_inputs(args, kwargs, input_signature)}.")
-    return out[0] if isinstance(spec, TensorSpec) else nest.pack_sequence_as(spec, out)
 
 
 def _numpy_to_tensors(v):

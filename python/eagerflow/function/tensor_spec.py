@@ -1,4 +1,5 @@
 """tf.TensorSpec: the dtype and (partially known) shape a tensor argument must have."""
+from eagerflow import _core
 from eagerflow.framework import dtypes
 from eagerflow.framework.tensor_shape import TensorShape
 
@@ -13,6 +14,8 @@ class TensorSpec:
 
     @classmethod
     def from_tensor(cls, tensor, name=None):
+        if not isinstance(tensor, _core.Tensor):
+            raise ValueError(f"`tensor` should be a tf.Tensor, but got type {type(tensor)}.")
         return cls(tensor.shape, tensor.dtype, name)
 
     @property
@@ -28,6 +31,9 @@ class TensorSpec:
         return self._name
 
     def is_compatible_with(self, spec_or_tensor):
+        """Whether a TensorSpec or tensor fits this spec (any other value does not, as in TF)."""
+        if not isinstance(spec_or_tensor, (TensorSpec, _core.Tensor)):
+            return False
         return self._dtype == spec_or_tensor.dtype and self._shape.is_compatible_with(spec_or_tensor.shape)
 
     def __eq__(self, other):

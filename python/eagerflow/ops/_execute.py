@@ -26,13 +26,23 @@ convert_to_tensor = _core.convert_to_tensor  # (value, dtype_hint_enum=None), fa
 
 
 def binary_inputs(x, y):
-    """Converts the operands of a binary op like TF: a Python value adopts the other's dtype."""
-    Tensor = _core.Tensor
-    if isinstance(x, Tensor):
-        return x, convert_to_tensor(y, x._dtype_enum)
-    if isinstance(y, Tensor):
-        return convert_to_tensor(x, y._dtype_enum), y
+    """The operands of a binary op converted like TF's op inputs: the first tensor or variable
+    fixes the dtype (else x's own dtype does) and the other operand must convert to it exactly
+    (TypeError where a Python value does not fit; NumPy values are cast)."""
+    if isinstance(x, _core.Tensor):
+        return x, convert_to_tensor(y, x._dtype_enum, True)
+    if _tensor_like(y) and not hasattr(x, "_as_tensor"):
+        y = convert_to_tensor(y)
+        return convert_to_tensor(x, y._dtype_enum, True), y
     x = convert_to_tensor(x)
+    return x, convert_to_tensor(y, x._dtype_enum, True)
+
+
+def hinted_inputs(x, y):
+    """x converted on its own and y with x's dtype as a hint (TF's tf.add and tf.linalg.matmul):
+    a mismatch is left to the op to report."""
+    if not isinstance(x, _core.Tensor):
+        x = convert_to_tensor(x)
     return x, convert_to_tensor(y, x._dtype_enum)
 
 
@@ -41,6 +51,10 @@ def bool_attr(value, name):
     if not isinstance(value, bool):
         raise TypeError(f"Expected bool for argument '{name}' not {value!r}.")
     return value
+
+
+def _tensor_like(x):
+    return isinstance(x, _core.Tensor) or hasattr(x, "_as_tensor")
 
 
 def attr_dtype(dtype):

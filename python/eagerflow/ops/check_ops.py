@@ -7,12 +7,14 @@ tracing it adds a stateful Assert op whose kernel raises when the graph runs ("a
 import numpy as np
 
 from eagerflow import _core
+from eagerflow.framework import dtypes as _dtypes
 from eagerflow.framework import errors
 from eagerflow.framework.convert import convert_to_tensor
 from eagerflow.framework.ops import name_scope
 from eagerflow.framework.tensor import Tensor
 from eagerflow.ops import _execute
 from eagerflow.ops import math_ops, reduction_ops
+from eagerflow.ops._grad_util import static_value
 
 
 def _tensor(x):
@@ -148,18 +150,32 @@ def _shape_text(shape):
 
 
 def assert_rank(x, rank, message=None, name=None):
-    """Static rank check (ValueError with TF's text); an unknown rank is not checked."""
+    """Rank check: ValueError (TF's text) when both ranks are known now, else a graph Assert."""
     x = _tensor(x)
+    rank = _tensor(rank)
+    if rank.dtype != _dtypes.int32:
+        raise TypeError(f"tensor must be of type tf.int32; got {rank.dtype!r}")
+    rank_static = static_value(rank)  # an eager value or a graph constant
+    prefix = "" if message is None else message + ".  "
+    tname = x.name if x._is_symbolic else ""
     shape = x._shape_tuple
-    if shape is None:
+    if rank_static is not None:
+        if np.ndim(rank_static) != 0:
+            raise ValueError("Rank must be a scalar.")
+        if shape is not None:
+            if len(shape) != int(rank_static):
+                raise ValueError(f"{prefix}Tensor {tname} must have rank {int(rank_static)}.  Received rank "
+                                 f"{len(shape)}, shape {_shape_text(shape)}")
+            return None
+    if _eager():
         return None
-    rank = int(rank.numpy()) if isinstance(rank, Tensor) else int(rank)
-    if len(shape) != rank:
-        prefix = "" if message is None else message + ".  "
-        tname = x.name if x._is_symbolic else ""
-        raise ValueError(f"{prefix}Tensor {tname} must have rank {rank}.  Received rank {len(shape)}, shape "
-                         f"{_shape_text(shape)}")
-    return None
+    from eagerflow.ops import array_ops
+    with name_scope(name or "assert_rank"):
+        if rank_static is None:
+            _graph_assert(math_ops.equal(array_ops.rank(rank), 0), ["Rank must be a scalar."], None, "Assert")
+        condition = math_ops.equal(array_ops.rank(x), rank)
+        data = [prefix, f"Tensor {tname} must have rank", rank, "Received shape: ", array_ops.shape(x)]
+        return _graph_assert(condition, data, None, "Assert")
 
 
 def assert_shapes(shapes, data=None, summarize=None, message=None, name=None):

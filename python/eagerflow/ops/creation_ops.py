@@ -20,10 +20,13 @@ def _exact(value, dtype):
 
 
 def _scalar(value, dtype):
+    """A Python number as a `dtype` scalar: TF's exact conversion (TypeError where it does not fit)."""
     dtype = dtypes.as_dtype(dtype)
     if dtype == dtypes.string:
         return _core.from_numpy(np.array(value, dtype=object))
-    return _core.from_numpy(np.array(value, dtype=dtype.as_numpy_dtype))
+    if dtype == dtypes.bool:
+        value = builtins.bool(value)
+    return _core.convert_to_tensor(value, dtype._type_enum, True)
 
 
 def fill(dims, value, name=None, layout=None):
@@ -92,12 +95,14 @@ def linspace(start, stop, num, name=None, axis=0):
         wide = start.dtype in (dtypes.int32, dtypes.int64)
         start, stop = (_cast(t, dtypes.float64 if wide else dtypes.float32) for t in (start, stop))
     n = int(num)
+    num_t = convert_to_tensor(n)  # int32, int64 where it does not fit, ValueError beyond int64
     if n < 0:  # TF builds linspace from range(1, num): same error
-        execute1("Range", [_scalar(1, dtypes.int32), _scalar(n, dtypes.int32), _scalar(1, dtypes.int32)])
+        one = convert_to_tensor(1, num_t._dtype_enum)
+        execute1("Range", [one, num_t, one])
     if start.ndim == 0 and stop.ndim == 0:
         if n == 0:
             return zeros([0], start.dtype)
-        return execute1("LinSpace", [start, stop, _scalar(n, dtypes.int32)])
+        return execute1("LinSpace", [start, stop, num_t])
     # N-d: start + i * (stop - start) / (num - 1) along a new axis, the last entry exactly stop.
     start_e, stop_e = expand_dims(start, axis), expand_dims(stop, axis)
     start_e, stop_e = broadcast_to(start_e, shape(start_e + stop_e)), broadcast_to(stop_e, shape(start_e + stop_e))

@@ -14,7 +14,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     if transpose_b and adjoint_b:
         raise ValueError(f"Only one of `transpose_b` and `adjoint_b` can be True. Received `transpose_b`="
                          f"{transpose_b}, `adjoint_b`={adjoint_b}.")
-    a, b = _execute.binary_inputs(a, b)
+    a, b = _execute.hinted_inputs(a, b)
     if output_type is not None:
         # TF multiplies narrow ints into a wider output type; the same values come from
         # casting first.

@@ -144,6 +144,8 @@ def string_format(template, inputs, placeholder="{}", summarize=3, name=None):
     """tf.strings.format: `template` with each placeholder replaced by the next input tensor's text."""
     if _is_tensor(inputs):
         inputs = [inputs]
+    if not isinstance(template, str):  # TF leaks an AttributeError (template.count) here
+        raise TypeError(f"Expected string for argument 'template' not {template!r}.")
     if template.count(placeholder) != len(inputs):
         raise ValueError(f"The template expects {template.count(placeholder)} tensors, but the inputs only has "
                          f"{len(inputs)}. Please ensure the number of placeholders in template matches inputs "

@@ -9,7 +9,7 @@ import numpy as np
 from eagerflow import _core
 from eagerflow.framework import dtypes
 from eagerflow.framework.convert import convert_to_tensor as _convert_exact
-from eagerflow.ops._execute import attr_dtype, binary_inputs, convert_to_tensor, execute1
+from eagerflow.ops._execute import attr_dtype, binary_inputs, convert_to_tensor, execute1, hinted_inputs
 
 _Tensor = _core.Tensor
 _BOOL = dtypes.bool._type_enum
@@ -40,7 +40,11 @@ def _named(fn, name, doc):
 
 # ---- binary arithmetic ----
 
-add = _named(_binary("AddV2"), "add", "x + y elementwise (strings concatenate), with broadcasting.")
+def add(x, y, name=None):
+    """x + y elementwise (strings concatenate), with broadcasting; y takes x's dtype where it fits."""
+    return execute1("AddV2", hinted_inputs(x, y), None, name)
+
+
 subtract = _named(_binary("Sub"), "subtract", "x - y elementwise, with broadcasting.")
 multiply = _named(_binary("Mul"), "multiply", "x * y elementwise, with broadcasting.")
 floordiv = _named(_binary("FloorDiv"), "floordiv", "x // y elementwise, rounding toward -inf like Python.")

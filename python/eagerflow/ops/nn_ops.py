@@ -9,13 +9,12 @@ def _softmax(op, logits, axis):
     x = _execute.convert_to_tensor(logits)
     if axis is None:
         return _execute.execute1(op, [x])
-    axis = int(axis)
     rank = x.ndim
-    if not -rank <= axis < rank:
+    if not -rank <= axis < rank:  # before int(): inf and nan are out of range too
         raise errors.InvalidArgumentError(
             None, None, f"`dim` must be in the range [{-rank}, {rank}) where {rank} is the number of dimensions "
             f"in the input. Received: dim={axis}")
-    axis %= rank
+    axis = int(axis) % rank
     if axis == rank - 1:
         return _execute.execute1(op, [x])
     # The ops work on the last axis: swap `axis` to the end and back.

@@ -15,7 +15,11 @@ _MAXINT32 = 2 ** 31 - 1
 
 def set_seed(seed):
     """tf.random.set_seed: sets the global seed and restarts every op's random sequence."""
-    _core.set_global_seed(None if seed is None else int(seed))
+    if seed is not None:
+        seed = int(seed)
+        if not -2 ** 63 <= seed < 2 ** 63:  # TF keeps any int: its ops use it modulo 2**31 - 1
+            seed = _truncate_seed(seed)
+    _core.set_global_seed(seed)
 
 
 def get_global_seed():

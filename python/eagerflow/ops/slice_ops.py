@@ -13,6 +13,7 @@ _SLICE_TYPE_ERROR = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis 
                      "tf.int32/tf.int64 tensors are valid indices")
 _INDEX_DTYPES = (3, 9, 5)  # int32, int64, int16
 _INT32_MIN, _INT32_MAX = -(2 ** 31), 2 ** 31 - 1
+_INT64_MIN, _INT64_MAX = -(2 ** 63), 2 ** 63 - 1
 
 
 def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
@@ -56,6 +57,8 @@ def _pack(values):
     """Packs begin/end/strides entries (Python ints or scalar int tensors) into one index vector."""
     if not any(isinstance(v, Tensor) for v in values):
         ints = [int(v) for v in values]
+        if any(v < _INT64_MIN or v > _INT64_MAX for v in ints):
+            raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
         big = any(v < _INT32_MIN or v > _INT32_MAX for v in ints)
         return _core.from_numpy(np.array(ints, np.int64 if big else np.int32))
     wide = any(isinstance(v, Tensor) and v._dtype_enum == 9 for v in values)
@@ -65,7 +68,7 @@ def _pack(values):
         if isinstance(v, Tensor):
             parts.append(v if v.dtype == target else execute1("Cast", [v], {"DstT": target}))
         else:
-            parts.append(_core.from_numpy(np.array(int(v), target.as_numpy_dtype)))
+            parts.append(_core.convert_to_tensor(int(v), target._type_enum, True))
     return execute1("Pack", parts, {"axis": 0})
 
 

@@ -189,22 +189,14 @@ class TensorArray:
     # ---- value checks ----
 
     def _value(self, value):
-        if isinstance(value, Tensor) or hasattr(value, "_as_tensor"):
-            t = value if isinstance(value, Tensor) else value._as_tensor()
-            if t.dtype != self._dtype and _eager():
-                raise errors.InvalidArgumentError(
-                    None, None, "TensorArray dtype is %s but Op is trying to write dtype %s " % (
-                        self._dtype.name, t.dtype.name))
-            return t
-        if isinstance(value, (int, float)):  # the common case: C++ conversion with the array's dtype
-            try:
-                t = convert_to_tensor(value, self._dtype._type_enum)
-                if t.dtype == self._dtype:
-                    return t
-            except (TypeError, ValueError):
-                pass
-        from eagerflow.framework.convert import convert_to_tensor as _convert
-        return _convert(value, dtype=self._dtype)
+        # The array's dtype is a hint (TF's preferred_dtype): a value of another dtype is the
+        # write's error, not the conversion's.
+        t = value if isinstance(value, Tensor) else convert_to_tensor(value, self._dtype._type_enum)
+        if t.dtype != self._dtype and _eager():
+            raise errors.InvalidArgumentError(
+                None, None, "TensorArray dtype is %s but Op is trying to write dtype %s " % (
+                    self._dtype.name, t.dtype.name))
+        return t
 
     def _merge_value_shape(self, t):
         """_merge_shape for a value tensor; a value of exactly the known element shape is the fast path."""

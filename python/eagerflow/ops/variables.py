@@ -4,6 +4,7 @@ Assignment checks shape and dtype and then swaps the held tensor. Ops accept var
 the `_as_tensor()` conversion protocol, and operators delegate to the current value.
 """
 import enum
+import functools
 
 import numpy as np
 
@@ -30,6 +31,11 @@ class VariableAggregation(enum.Enum):
     SUM = 1
     MEAN = 2
     ONLY_FIRST_REPLICA = 3
+
+
+def _require_eager():
+    if _core.current_graph() is not None:
+        raise NotImplementedError("numpy() is only available when eager execution is enabled.")
 
 
 def _binary(name):
@@ -169,6 +175,7 @@ class Variable:
         return self._value_tensor
 
     def numpy(self):
+        _require_eager()
         return self._value_tensor.numpy()
 
     def is_initialized(self, name=None):
@@ -206,10 +213,28 @@ class Variable:
 
     # --- Python protocols ---------------------------------------------------------------------
     def __repr__(self):
+        if _core.current_graph() is not None:  # while tracing, the value is not known (TF's form)
+            return "<tf.Variable '%s' shape=%s dtype=%s>" % (self.name, self.shape, self.dtype.name)
         return "<tf.Variable '%s' shape=%s dtype=%s, numpy=%s>" % (
             self.name, self.shape, self.dtype.name, _numpy_text(self.value(), True))
 
     __str__ = __repr__
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        """An independent variable with this one's value and settings (TF's ResourceVariable)."""
+        if _core.current_graph() is not None:
+            raise NotImplementedError("__deepcopy__() is only available when eager execution is enabled.")
+        return Variable(initial_value=self.read_value(), trainable=self._trainable, constraint=self._constraint,
+                        dtype=self._dtype, name=self._name[:-2], synchronization=self._synchronization,
+                        aggregation=self._aggregation)
+
+    def __reduce__(self):
+        # As TF: rebuilt from its value on load, like __deepcopy__.
+        return functools.partial(Variable, initial_value=self.numpy(), trainable=self._trainable,
+                                 name=self._name[:-2], dtype=self._dtype, constraint=self._constraint), ()
 
     def __hash__(self):
         raise TypeError(f"Variable is unhashable. Instead, use variable.ref() as the key. (Variable: {self!r})")
@@ -221,6 +246,7 @@ class Variable:
         return _Reference(self)
 
     def __array__(self, dtype=None, copy=None):
+        _require_eager()
         a = np.asarray(self.value().numpy())
         if dtype is not None and a.dtype != np.dtype(dtype):
             return a.astype(dtype)

@@ -9,6 +9,7 @@ import types
 from eagerflow.autograph.impl import conversion
 from eagerflow.autograph.operators.py_builtins import BUILTIN_OVERLOADS
 from eagerflow.autograph.pyct.parser import ConversionError
+from eagerflow.framework import errors as _errors
 
 
 class StagingError(Exception):
@@ -179,7 +180,8 @@ def rewrite_error(e, tb):
     lines.append("")
     msg = "\n".join(lines)
     new = None
-    if type(e) in _STRING_CONSTRUCTOR_ERRORS and not isinstance(e, RecursionError):
+    if (type(e) in _STRING_CONSTRUCTOR_ERRORS or type(e) is _errors.OperatorNotAllowedInGraphError) and not isinstance(
+            e, RecursionError):  # TF re-raises OperatorNotAllowedInGraphError as itself
         try:
             new = type(e)(msg)
         except Exception:  # noqa: BLE001 - a constructor that needs other arguments
