@@ -159,3 +159,30 @@ def test_bool_attrs_take_bools_only():
     with pytest.raises(TypeError, match="Expected bool for argument 'transpose_a' not 1."):
         tf.matmul(tf.ones([2, 2]), tf.ones([2, 2]), transpose_a=1)
     np.testing.assert_array_equal(tf.math.cumsum([1, 2], exclusive=True).numpy(), [0, 1])
+
+
+def test_pack_sequence_as_counts_leaves():
+    with pytest.raises(ValueError, match="Structure had 2 atoms, but flat_sequence had 1 items"):
+        tf.nest.pack_sequence_as([1, 2], [3])
+    with pytest.raises(ValueError, match="Structure had 1 atoms, but flat_sequence had 2 items"):
+        tf.nest.pack_sequence_as([1], [3, 4])
+    with pytest.raises(ValueError, match="nest cannot guarantee that it is safe to map one to the other"):
+        tf.nest.pack_sequence_as(tf.constant([3, 6]), [])
+    assert tf.nest.pack_sequence_as([1, [2]], (3, 4)) == [3, [4]]
+
+
+def test_eval_and_operation_misuse():
+    with pytest.raises(NotImplementedError, match="eval is not supported when eager execution is enabled"):
+        tf.constant([1]).eval()
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError, match="No default session is registered"):
+            tf.constant([1]).eval()
+    with pytest.raises(TypeError):
+        tf.Operation(2)
+
+
+def test_eye_of_a_non_integer_size_raises_tfs_errors():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Value for attr 'T' of complex64"):
+        tf.eye(tf.zeros([0, 4], tf.complex64))
+    with pytest.raises(TypeError, match="Cannot convert 7 to EagerTensor of dtype resource"):
+        tf.eye(tf.Variable(1.0).handle, 7)

@@ -71,7 +71,13 @@ AttrValue attr_from_python(py::handle v) {
   if (py::hasattr(v, "_type_enum")) return static_cast<DType>(v.attr("_type_enum").cast<int>());
   if (PyObject_TypeCheck(v.ptr(), g_tensor_type)) return v.cast<Tensor>();
   if (py::isinstance<GraphFunction>(v)) return v.cast<FunctionPtr>();
-  if (is_numpy_value(v)) return attr_from_python(v.attr("tolist")());
+  if (is_numpy_value(v)) {
+    py::object native = v.attr("tolist")();
+    // longdouble and other scalars without a Python equivalent stay NumPy values: refuse them.
+    if (is_numpy_value(native))
+      throw TypeError(str_cat("Unsupported attribute value: ", py::repr(v).cast<std::string>()));
+    return attr_from_python(native);
+  }
   if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
     py::list seq;
     for (py::handle x : py::reinterpret_borrow<py::sequence>(v)) seq.append(is_numpy_value(x) ? x.attr("tolist")() : x);

@@ -59,6 +59,9 @@ class Operation:
     __slots__ = ("_node", "__weakref__")
 
     def __init__(self, node):
+        if not isinstance(node, _core.Node):  # users get operations from graphs, never build them
+            raise TypeError(f"tf.Operation wraps a graph node; got {type(node).__name__}. Operations come from "
+                            "graph building (tf.Graph.get_operations, tensor.op).")
         self._node = node
 
     @property
@@ -463,8 +466,17 @@ def _numpy(self):
 
 
 def _eval(self, feed_dict=None, session=None):
-    from eagerflow.compat.v1.session import get_default_session
-    return (session or get_default_session()).run(self, feed_dict)
+    if not self._is_symbolic:
+        raise NotImplementedError("eval is not supported when eager execution is enabled, is .numpy() what you're "
+                                  "looking for?")
+    from eagerflow.compat.v1.session import BaseSession, get_default_session
+    session = session or get_default_session()
+    if session is not None and not isinstance(session, BaseSession):
+        raise TypeError(f"`session` must be a tf.compat.v1.Session, got {type(session).__name__}")
+    if session is None:
+        raise ValueError("Cannot evaluate tensor using `eval()`: No default session is registered. Use `with "
+                         "sess.as_default()` or pass an explicit session to `eval(session=sess)`")
+    return session.run(self, feed_dict)
 
 
 def _shape(self):

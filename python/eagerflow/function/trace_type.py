@@ -87,6 +87,9 @@ class TensorType(_Builtin):
         return ph
 
     def _flatten(self, value, out):
+        if not isinstance(value, Tensor):  # a TensorSpec given to a call: a spec has no value to feed
+            raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type ({type(value)}) to a "
+                             "Tensor.")
         out.append(value)
 
     def spec(self):

@@ -316,6 +316,8 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
 
 def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
     """Runs `branch_fns[branch_index]`, or `default` (the last branch if None) when out of range."""
+    if not isinstance(branch_fns, (list, tuple, dict)):
+        raise TypeError("'branch_fns' must be a list, tuple, or dict")
     if isinstance(branch_fns, dict):
         branch_fns = sorted(branch_fns.items())
     elif branch_fns and isinstance(branch_fns[0], tuple):

@@ -125,6 +125,15 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
     dtype = dtypes.as_dtype(dtype)
     if num_columns is None:
         num_columns = num_rows
+    if isinstance(num_rows, Tensor) or isinstance(num_columns, Tensor):
+        # TF takes min(num_rows, num_columns) first: that op's error for a dtype it refuses.
+        rows_t = num_rows if isinstance(num_rows, Tensor) else _exact(num_rows, num_columns.dtype)
+        cols_t = num_columns if isinstance(num_columns, Tensor) else _exact(num_columns, rows_t.dtype)
+        if not (rows_t.dtype.is_integer and cols_t.dtype.is_integer):
+            execute1("Minimum", [rows_t, cols_t])
+    elif not all(isinstance(n, (int, np.integer)) and not isinstance(n, bool) for n in (num_rows, num_columns)):
+        raise TypeError("Arguments `num_rows` and `num_columns` must be positive integer values. Received: "
+                        f"num_rows={num_rows}, num_columns={num_columns}")
     rows = range(num_rows)
     m = execute1("OneHot", [rows, _scalar(num_columns, dtypes.int32), _scalar(1, dtype), _scalar(0, dtype)],
                  {"axis": -1})

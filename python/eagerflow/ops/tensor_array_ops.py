@@ -29,11 +29,19 @@ def _shape_tensor(shape):
     """An element_shape input: -1 for an unknown rank, else a vector with -1 for unknown dims."""
     if shape.rank is None:
         return convert_to_tensor(-1, _dtypes.int32._type_enum)
-    return convert_to_tensor(np.array([-1 if d is None else d for d in shape.as_list()], np.int32))
+    dims = [-1 if d is None else d for d in shape.as_list()]
+    if any(d >= 2 ** 63 for d in dims):
+        raise ValueError(f"Can't convert Python sequence with out-of-range integer to Tensor: {dims}")
+    wide = any(d >= 2 ** 31 for d in dims)  # int64 element shapes, as TF builds them for big dims
+    return convert_to_tensor(np.array(dims, np.int64 if wide else np.int32))
 
 
 def _int32(x):
-    return x if isinstance(x, Tensor) else convert_to_tensor(x, _dtypes.int32._type_enum)
+    """An index argument: tensors as they are, Python values exactly int32 (TypeError otherwise)."""
+    if isinstance(x, Tensor):
+        return x
+    from eagerflow.framework.convert import convert_to_tensor as convert_exact
+    return convert_exact(x, dtype=_dtypes.int32)
 
 
 def _shape_str(shape):

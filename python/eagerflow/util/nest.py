@@ -65,10 +65,29 @@ def _rebuild(template, children):
 
 
 def pack_sequence_as(structure, flat_sequence, expand_composites=False):
-    """Rebuilds `structure` with the leaves taken from `flat_sequence`."""
-    it = iter(flat_sequence)
-    result = _pack(structure, it)
+    """Rebuilds `structure` with the leaves taken from `flat_sequence` (TF's ValueError when the
+    counts differ)."""
+    flat = flat_sequence if isinstance(flat_sequence, (list, tuple)) else list(flat_sequence)
+    if not is_nested(structure):
+        if len(flat) != 1:
+            raise ValueError(
+                f"The target structure is of type `{type(structure)}`\n  {structure}\nHowever the input is a "
+                f"sequence ({type(flat_sequence)}) of length {len(flat)}.\n  {flat}\nnest cannot guarantee that "
+                "it is safe to map one to the other.")
+        return flat[0]
+    it = iter(flat)
+    try:
+        result = _pack(structure, it)
+        extra = next(it, _END) is not _END
+    except StopIteration:
+        extra = True
+    if extra:
+        raise ValueError(f"Could not pack sequence. Structure had {len(flatten(structure))} atoms, but flat_sequence "
+                         f"had {len(flat)} items.  Structure: {structure}, flat_sequence: {flat}.")
     return result
+
+
+_END = object()
 
 
 def _pack(x, it):
