@@ -35,24 +35,22 @@ void assign_kernel(KernelContext& c) {
   v.value = value;
 }
 
+// The lock spans read, compute and swap: two threads adding to one variable never both start from
+// the same value (TF's resource variables give exact totals). The new value is a fresh tensor: the
+// variable's current buffer may be held by readers, so it is never written in place.
 template <bool kAdd>
 void update_kernel(KernelContext& c) {
   VariableState& v = state_of(c);
   const Tensor& delta = c.input(1);
-  Tensor cur;
-  {
-    std::lock_guard<std::mutex> l(v.mu);
-    cur = v.value;
-  }
-  if (cur->shape() != delta->shape())
-    throw_error(Code::kInvalidArgument, "Cannot update variable with shape ", list_text(cur->shape()),
-                " using a Tensor with shape ", list_text(delta->shape()), ", shapes must be equal.");
   static const OpDef& add = get_op("AddV2");
   static const OpDef& sub = get_op("Sub");
   const OpDef& op = kAdd ? add : sub;
-  Tensor next = run_kernel(op, select_kernel(op), {cur, delta}, Attrs())[0];
   std::lock_guard<std::mutex> l(v.mu);
-  v.value = next;
+  const Tensor cur = v.value;
+  if (cur->shape() != delta->shape())
+    throw_error(Code::kInvalidArgument, "Cannot update variable with shape ", list_text(cur->shape()),
+                " using a Tensor with shape ", list_text(delta->shape()), ", shapes must be equal.");
+  v.value = run_kernel(op, select_kernel(op), {cur, delta}, Attrs())[0];
 }
 
 EF_REGISTER_CPU_KERNEL("ReadVariableOp", read_kernel);
