@@ -321,3 +321,12 @@ def test_sequence_dtype_comes_from_its_first_leaf():
     for value in ([1.0, 1j], [1, 1j], [np.bool_(True), 1], [np.float32(1), 1j]):
         with pytest.raises(ValueError, match="Can't convert Python sequence with mixed types to Tensor."):
             tf.constant(value)
+
+
+def test_requested_float64_keeps_python_floats_precision():
+    # Python floats are doubles: a float64 (or complex128-free complex64) request casts them once.
+    assert tf.constant([0.3, 0.6], tf.float64).numpy().tolist() == [0.3, 0.6]
+    assert tf.constant([[0.1]], dtype=tf.float64).numpy().tolist() == [[0.1]]
+    assert tf.Variable([0.3], dtype=tf.float64).numpy().tolist() == [0.3]
+    assert tf.convert_to_tensor([0.1, 2], tf.float64).numpy().tolist() == [0.1, 2.0]
+    assert tf.constant([2**40 + 1, 1], tf.int64).numpy().tolist() == [2**40 + 1, 1]

@@ -84,10 +84,11 @@ _ARRAY_KIND = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"
 _TYPE_KIND = {bool: "bool", int: "int", float: "float", complex: "complex", str: "str", bytes: "str"}
 
 
-def _python_sequence_to_numpy(value):
+def _python_sequence_to_numpy(value, wide=False):
     """Nested Python lists/tuples -> ndarray with TF's inference: the first leaf decides (ints ->
     int32, int64 where a value needs it, float32 once a float appears; a Python float -> float32;
-    a NumPy float keeps its dtype), and later leaves must be compatible with it."""
+    a NumPy float keeps its dtype), and later leaves must be compatible with it. `wide`: the
+    values at full precision (float64, int64, ...), for a caller that casts to a requested dtype."""
     leaves = _leaves(value)
     kinds, first = set(), None
     for t in set(map(type, leaves)):  # per type, not per leaf: long lists convert fast
@@ -131,6 +132,8 @@ def _python_sequence_to_numpy(value):
         return arr
     if "bool" in kinds:
         return arr.astype(np.bool_)
+    if wide:
+        return arr
     if first_kind == "complex":
         return arr.astype(np.complex64)
     if first_kind == "float":
@@ -160,7 +163,7 @@ def _nested_shape(value):
     return tuple(shape)
 
 
-def _to_numpy(value):
+def _to_numpy(value, wide=False):
     if isinstance(value, np.ndarray):
         return value
     if isinstance(value, np.generic):
@@ -170,7 +173,7 @@ def _to_numpy(value):
     if isinstance(value, (list, tuple)):
         if len(value) == 0:
             return np.zeros((0,), np.float32)
-        return _python_sequence_to_numpy(value)
+        return _python_sequence_to_numpy(value, wide)
     if isinstance(value, complex):
         return np.asarray(value, np.complex64)
     if hasattr(value, "__array__") and not isinstance(value, type):
@@ -408,7 +411,7 @@ def _convert_exact(value, dtype):
         arr = np.asarray(value, dtype=object if isinstance(value, (bytes, str)) else None)
     else:
         try:
-            arr = _to_numpy(value)
+            arr = _to_numpy(value, wide=True)  # cast once, from the values' full precision
         except TypeError as e:  # graph constants name the requested dtype
             if not str(e).startswith("Failed to convert elements"):
                 raise
