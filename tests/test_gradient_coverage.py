@@ -15,6 +15,7 @@ import test_function_gradients
 import test_linalg_grad
 import test_math_grad_numeric
 import test_nn_grad
+import test_special_math
 
 # Ops that may have no registry entry, and why.
 ALLOWLIST = {
@@ -24,6 +25,7 @@ ALLOWLIST = {
     "AssignAddVariableOp": "stateful variable update: no gradient (TF has no entry either)",
     "AssignSubVariableOp": "stateful variable update: no gradient (TF has no entry either)",
     "_FusedElementwise": "exists only in optimized graph clones, never recorded by a tape",
+    "TruncateMod": "TF registers no gradient (tape.gradient raises LookupError there too)",
 }
 
 # The ops whose entries math_grad.py (tape branch) provides: elementwise math, comparisons,
@@ -70,6 +72,8 @@ def _numeric_cases():
     ops = {c[0] for c in test_array_grad.CASES} | set(test_nn_grad.OPS) | {c[0] for c in test_linalg_grad.CASES}
     ops |= {c[0] for c in test_math_grad_numeric.CASES}
     ops |= set(test_function_gradients.NUMERIC_OPS) | set(test_control_flow_gradients.NUMERIC_OPS)
+    ops |= {c[0] for c in test_special_math.UNARY_GRAD_CASES + test_special_math.BINARY_GRAD_CASES}
+    ops.add("TruncateDiv")  # piecewise constant: None for both inputs, checked in test_special_math
     return ops
 
 

@@ -1,4 +1,5 @@
 // Op definitions: binary elementwise math, comparison, logical and bitwise ops (TF names).
+#include "ops/binary_op_table.h"
 #include "ops/op_util.h"
 
 namespace ef {
@@ -23,27 +24,17 @@ void infer_binary(InferContext& c) {
 // TF's allowed lists for "T" (its errors print them as given).
 constexpr const char* kListAdd =
     "bfloat16, half, float, double, uint8, uint16, uint32, uint64, int8, int16, int32, int64, complex64, complex128";
-constexpr const char* kListSub =
-    "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, int64, complex64, complex128, uint32, uint64";
-constexpr const char* kListMul =
-    "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, complex128";
-constexpr const char* kListFloorMod =
-    "int8, int16, int32, int64, uint8, uint16, uint32, uint64, bfloat16, half, float, double";
 constexpr const char* kListPow = "bfloat16, float, half, double, int8, int16, int32, int64, complex64, complex128";
-constexpr const char* kListMinMax =
-    "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64";
-constexpr const char* kListSquaredDifference = "bfloat16, half, float, double, int32, int64, complex64, complex128";
-constexpr const char* kListBitwise = "int8, int16, int32, int64, uint8, uint16, uint32, uint64";
 constexpr const char* kListCompare =
     "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64";
 
 // `Types`: the dtypes the kernels take; those outside TF's `list` are dropped unless `extension`
 // (AddV2 on strings: TF's tf.add uses its Add op for them).
 template <unsigned Types, bool Compare = false>
-OpDef binary(const char* name, const char* list, bool extension = false) {
+OpDef binary(const char* name, const char* list, bool extension = false, const char* x = "x", const char* y = "y") {
   OpDef d;
   d.name = name;
-  d.inputs = {"x", "y"};
+  d.inputs = {x, y};
   d.infer = infer_binary<Types, Compare>;
   d.elementwise = true;
   if (Types == kTypesBool) return std::move(d).with_types({"bool", "bool"}, {});
@@ -52,22 +43,13 @@ OpDef binary(const char* name, const char* list, bool extension = false) {
 }
 
 EF_REGISTER_OP(binary<kTypesNumeric | kTypesString>("AddV2", kListAdd, /*extension=*/true));
-EF_REGISTER_OP(binary<kTypesNumeric>("Sub", kListSub));
-EF_REGISTER_OP(binary<kTypesNumeric>("Mul", kListMul));
-EF_REGISTER_OP(binary<kTypesNumeric>("RealDiv", kListMul));
-EF_REGISTER_OP(binary<kTypesReal>("FloorDiv", kListMul));
-EF_REGISTER_OP(binary<kTypesReal>("FloorMod", kListFloorMod));
 EF_REGISTER_OP(binary<kTypesNumeric>("Pow", kListPow));
-EF_REGISTER_OP(binary<kTypesReal>("Maximum", kListMinMax));
-EF_REGISTER_OP(binary<kTypesReal>("Minimum", kListMinMax));
-EF_REGISTER_OP(binary<kTypesNumeric>("SquaredDifference", kListSquaredDifference));
+#define EF_DEFINE_BINARY_OP(NAME, X, Y, TYPES, LIST, BLOCKS) \
+  EF_REGISTER_OP(binary<TYPES>(#NAME, LIST, false, X, Y));
+EF_BINARY_OPS(EF_DEFINE_BINARY_OP)
+#undef EF_DEFINE_BINARY_OP
 EF_REGISTER_OP(binary<kTypesBool>("LogicalAnd", nullptr));
 EF_REGISTER_OP(binary<kTypesBool>("LogicalOr", nullptr));
-EF_REGISTER_OP(binary<kTypesInt>("BitwiseAnd", kListBitwise));
-EF_REGISTER_OP(binary<kTypesInt>("BitwiseOr", kListBitwise));
-EF_REGISTER_OP(binary<kTypesInt>("BitwiseXor", kListBitwise));
-EF_REGISTER_OP(binary<kTypesInt>("LeftShift", kListBitwise));
-EF_REGISTER_OP(binary<kTypesInt>("RightShift", kListBitwise));
 EF_REGISTER_OP(binary<kTypesReal, true>("Less", kListCompare));
 EF_REGISTER_OP(binary<kTypesReal, true>("LessEqual", kListCompare));
 EF_REGISTER_OP(binary<kTypesReal, true>("Greater", kListCompare));

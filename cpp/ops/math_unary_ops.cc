@@ -1,7 +1,9 @@
-// Op definitions: unary elementwise math and activations, ComplexAbs and ClipByValue (TF names).
+// Op definitions: the unary elementwise ops of unary_op_table.h, the float predicates, LogicalNot,
+// ComplexAbs and ClipByValue (TF names).
 #include "ops/math_unary_ops.h"
 
 #include "ops/op_util.h"
+#include "ops/unary_op_table.h"
 
 namespace ef {
 
@@ -70,31 +72,10 @@ OpDef unary(const char* name, const char* input = "x", InferFn infer = infer_una
 
 namespace ut = unary_types;
 
-EF_REGISTER_OP(unary<ut::kNeg>("Neg"));
-EF_REGISTER_OP(unary<ut::kAbs>("Abs"));
-EF_REGISTER_OP(unary<ut::kNeg>("Sign"));
-EF_REGISTER_OP(unary<ut::kFloatComplex>("Exp"));
-EF_REGISTER_OP(unary<ut::kFloatComplex>("Expm1"));
-EF_REGISTER_OP(unary<ut::kFloatComplex>("Log"));
-EF_REGISTER_OP(unary<ut::kFloatComplex>("Log1p"));
-EF_REGISTER_OP(unary<ut::kFloatComplex>("Sqrt"));
-EF_REGISTER_OP(unary<ut::kFloatComplex>("Rsqrt"));
-EF_REGISTER_OP(unary<ut::kSquare>("Square"));
-EF_REGISTER_OP(unary<ut::kReciprocal>("Reciprocal"));
-EF_REGISTER_OP(unary<ut::kFloatComplex>("Tanh"));
-EF_REGISTER_OP(unary<ut::kFloatComplex>("Sigmoid"));
-EF_REGISTER_OP(unary<ut::kFloatComplex>("Sin"));
-EF_REGISTER_OP(unary<ut::kFloatComplex>("Cos"));
-EF_REGISTER_OP(unary<ut::kFloatComplex>("Tan"));
-EF_REGISTER_OP(unary<ut::kFloat>("Floor"));
-EF_REGISTER_OP(unary<ut::kFloat>("Ceil"));
-EF_REGISTER_OP(unary<ut::kRound>("Round"));
-EF_REGISTER_OP(unary<ut::kRelu>("Relu", "features"));
-EF_REGISTER_OP(unary<ut::kRelu6>("Relu6", "features"));
-EF_REGISTER_OP(unary<ut::kEluFamily>("Elu", "features"));
-EF_REGISTER_OP(unary<ut::kEluFamily>("Selu", "features"));
-EF_REGISTER_OP(unary<ut::kEluFamily>("Softplus", "features"));
-EF_REGISTER_OP(unary<ut::kInvert>("Invert"));
+#define EF_DEFINE_UNARY_OP(NAME, INPUT, TYPES) EF_REGISTER_OP(unary<ut::TYPES>(#NAME, INPUT));
+EF_UNARY_OPS(EF_DEFINE_UNARY_OP)
+#undef EF_DEFINE_UNARY_OP
+
 EF_REGISTER_OP(unary<ut::kFloat>("IsNan", "x", infer_predicate));
 EF_REGISTER_OP(unary<ut::kFloat>("IsInf", "x", infer_predicate));
 EF_REGISTER_OP(unary<ut::kFloat>("IsFinite", "x", infer_predicate));

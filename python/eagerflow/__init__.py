@@ -22,6 +22,7 @@ from eagerflow.function import TensorSpec
 
 # --- elementwise: top-level names (add, multiply, cast, ...) from ops/math_ops.py ---
 from eagerflow import bitwise
+from eagerflow.ops.math_ops import (acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh, truncatediv, truncatemod)
 from eagerflow.ops.math_ops import (abs, add, add_n, cast, clip_by_value, cos, divide, equal, exp, floor, greater,
                                     greater_equal, less, less_equal, logical_and, logical_not, logical_or, maximum,
                                     minimum, multiply, negative, not_equal, pow, round, scalar_mul, sigmoid, sign,

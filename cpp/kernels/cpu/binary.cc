@@ -1,65 +1,22 @@
-// CPU kernels for binary elementwise ops: integer ops wrap on overflow and follow Python's
-// floor semantics; float ops propagate NaN like TF.
+// CPU kernels for binary elementwise ops: the table's ops (ops/binary_op_table.h, math in
+// binary_functors.h) through one broadcasting kernel, plus AddV2 (strings too), Pow (integer
+// exponents are checked), comparisons and logical ops. Float ops propagate NaN like TF.
 #include <cmath>
 #include <limits>
 #include <type_traits>
 
+#include "kernels/cpu/binary_functors.h"
 #include "kernels/cpu/broadcast.h"
 #include "kernels/cpu/elementwise_blocks.h"
 #include "kernels/cpu/predicate_blocks.h"
 #include "kernels/cpu/wrapping.h"
+#include "ops/binary_op_table.h"
 #include "ops/op_util.h"
 
 namespace ef {
 namespace {
 
-
-template <typename T>
-inline bool is_nan(T v) {
-  if constexpr (std::is_floating_point_v<T>) return std::isnan(v);
-  else if constexpr (std::is_same_v<T, half>) return Eigen::numext::isnan(v);
-  else return false;
-}
-
-template <typename T>
-using float_of_t = std::conditional_t<std::is_same_v<T, double>, double, float>;
-
-template <typename T>
-inline T floor_div(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    if constexpr (std::is_signed_v<T>) {
-      if (b == -1) return static_cast<T>(Unsigned<T>(0) - static_cast<Unsigned<T>>(a));
-      T q = a / b;
-      if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-      return q;
-    } else {
-      return a / b;
-    }
-  } else {
-    // floor(x / y) with the quotient rounded to T first, as TF computes it (1.f // 0.1f is 10).
-    return static_cast<T>(std::floor(static_cast<float_of_t<T>>(a / b)));
-  }
-}
-
-template <typename T>
-inline T floor_mod(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    if constexpr (std::is_signed_v<T>) {
-      if (b == -1) return 0;
-      T r = a % b;
-      if (r != 0 && ((r < 0) != (b < 0))) r += b;
-      return r;
-    } else {
-      return a % b;
-    }
-  } else {
-    using C = std::conditional_t<std::is_same_v<T, double>, double, float>;
-    C x = static_cast<C>(a), y = static_cast<C>(b);
-    C r = std::fmod(x, y);
-    if (r != 0 && ((r < 0) != (y < 0))) r += y;
-    return static_cast<T>(r);
-  }
-}
+using binary_functors::is_nan;
 
 template <typename T>
 inline T int_pow(T base, T exp) {
@@ -92,19 +49,6 @@ TensorImpl* prepare(KernelContext& c, unsigned types, DType out_dtype = DType::k
 
 #define EF_UNSUPPORTED(c) check_type(c.op, c.input(0)->dtype(), 0)
 
-// Defines a functor FN_op applying EXPR (over `a`, `b` of type T) and a kernel running it for
-// the dtypes in DISPATCH. The functor is also the op's block function for fusion.
-#define EF_BINARY_KERNEL(FN, TYPES, DISPATCH, EXPR)                                      \
-  struct FN##_op {                                                                        \
-    template <class T>                                                                    \
-    T operator()(T a, T b) const { return EXPR; }                                         \
-  };                                                                                      \
-  void FN(KernelContext& c) {                                                             \
-    TensorImpl* out = prepare(c, TYPES);                                                  \
-    DISPATCH(out->dtype(), EF_UNSUPPORTED(c),                                             \
-             binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return FN##_op()(a, b); })); \
-  }
-
 #define EF_DISPATCH_NUMERIC(DTYPE, DEFAULT, ...)      \
   switch (DTYPE) {                                    \
     EF_CASES_REAL(__VA_ARGS__)                        \
@@ -112,46 +56,18 @@ TensorImpl* prepare(KernelContext& c, unsigned types, DType out_dtype = DType::k
     default: DEFAULT;                                 \
   }
 
-EF_BINARY_KERNEL(sub_kernel, kTypesNumeric, EF_DISPATCH_NUMERIC, wrap_sub(a, b))
-EF_BINARY_KERNEL(mul_kernel, kTypesNumeric, EF_DISPATCH_NUMERIC, wrap_mul(a, b))
-EF_BINARY_KERNEL(maximum_kernel, kTypesReal, EF_DISPATCH_REAL, (is_nan(a) || a > b) ? a : b)
-EF_BINARY_KERNEL(minimum_kernel, kTypesReal, EF_DISPATCH_REAL, (is_nan(a) || a < b) ? a : b)
-// Complex: (x - y) * conj(x - y), a real value stored as complex, as TF defines it.
-template <typename T>
-inline T squared_difference(T a, T b) {
-  if constexpr (std::is_same_v<T, complex64>) {
-    const T d = a - b;
-    return d * std::conj(d);
-  } else {
-    return wrap_mul(wrap_sub(a, b), wrap_sub(a, b));
-  }
-}
-EF_BINARY_KERNEL(bitwise_and_kernel, kTypesInt, EF_DISPATCH_INT, static_cast<T>(a & b))
-EF_BINARY_KERNEL(bitwise_or_kernel, kTypesInt, EF_DISPATCH_INT, static_cast<T>(a | b))
-EF_BINARY_KERNEL(bitwise_xor_kernel, kTypesInt, EF_DISPATCH_INT, static_cast<T>(a ^ b))
-// Shifts: the count is clamped to [0, bits - 1] as TF does (1 << 40 is INT_MIN for int32,
-// x >> -1 is x), so no shift is undefined.
-template <typename T>
-inline int shift_count(T b) {
-  constexpr T kMax = T(sizeof(T) * 8 - 1);
-  if constexpr (std::is_signed_v<T>) {
-    if (b < 0) return 0;
-  }
-  return static_cast<int>(b > kMax ? kMax : b);
-}
-EF_BINARY_KERNEL(left_shift_kernel, kTypesInt, EF_DISPATCH_INT,
-                 static_cast<T>(static_cast<WideUnsigned<T>>(static_cast<Unsigned<T>>(a)) << shift_count(b)))
-EF_BINARY_KERNEL(right_shift_kernel, kTypesInt, EF_DISPATCH_INT, static_cast<T>(a >> shift_count(b)))
-
-struct squared_difference_op {
-  template <class T>
-  T operator()(T a, T b) const { return squared_difference(a, b); }
-};
-void squared_difference_kernel(KernelContext& c) {
-  TensorImpl* out = prepare(c, kTypesNumeric);
-  EF_DISPATCH_NUMERIC(out->dtype(), EF_UNSUPPORTED(c),
-                      binary_loop<T, T, T>(*c.input(0), *c.input(1), *out,
-                                           [](T a, T b) -> T { return squared_difference_op()(a, b); }));
+// One kernel for every op of the table: F's math over the dtypes in Types.
+template <class F, unsigned Types>
+void table_kernel(KernelContext& c) {
+  TensorImpl* out = prepare(c, Types);
+  EF_DISPATCH_NUMERIC(out->dtype(), EF_UNSUPPORTED(c), {
+    if constexpr ((Types & dtype_bit(DTypeOf<T>::value)) != 0) {
+      if constexpr (F::kIntDivisor) check_int_divisor<T>(*c.input(1));
+      binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return F()(a, b); });
+    } else {
+      EF_UNSUPPORTED(c);
+    }
+  });
 }
 
 struct add_op {
@@ -167,52 +83,6 @@ void add_kernel(KernelContext& c) {
   }
   EF_DISPATCH_NUMERIC(out->dtype(), EF_UNSUPPORTED(c),
                       binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return add_op()(a, b); }));
-}
-
-struct floor_div_op {
-  template <class T>
-  T operator()(T a, T b) const { return floor_div(a, b); }
-};
-struct floor_mod_op {
-  template <class T>
-  T operator()(T a, T b) const { return floor_mod(a, b); }
-};
-
-template <typename T>
-T div_value(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    return floor_div(a, b);
-  } else {
-    return a / b;
-  }
-}
-
-struct real_div_op {
-  template <class T>
-  T operator()(T a, T b) const { return div_value(a, b); }
-};
-void real_div_kernel(KernelContext& c) {
-  TensorImpl* out = prepare(c, kTypesNumeric);
-  EF_DISPATCH_NUMERIC(out->dtype(), EF_UNSUPPORTED(c), {
-    check_int_divisor<T>(*c.input(1));
-    binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return real_div_op()(a, b); });
-  });
-}
-
-void floor_div_kernel(KernelContext& c) {
-  TensorImpl* out = prepare(c, kTypesReal);
-  EF_DISPATCH_REAL(out->dtype(), EF_UNSUPPORTED(c), {
-    check_int_divisor<T>(*c.input(1));
-    binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return floor_div_op()(a, b); });
-  });
-}
-
-void floor_mod_kernel(KernelContext& c) {
-  TensorImpl* out = prepare(c, kTypesReal);
-  EF_DISPATCH_REAL(out->dtype(), EF_UNSUPPORTED(c), {
-    check_int_divisor<T>(*c.input(1));
-    binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return floor_mod_op()(a, b); });
-  });
 }
 
 // Float pow (integer pow checks its exponents first, so it is not a block function).
@@ -299,22 +169,9 @@ void logical_or_kernel(KernelContext& c) {
 }
 
 EF_REGISTER_CPU_KERNEL("AddV2", add_kernel);
-EF_REGISTER_CPU_KERNEL("Sub", sub_kernel);
-EF_REGISTER_CPU_KERNEL("Mul", mul_kernel);
-EF_REGISTER_CPU_KERNEL("RealDiv", real_div_kernel);
-EF_REGISTER_CPU_KERNEL("FloorDiv", floor_div_kernel);
-EF_REGISTER_CPU_KERNEL("FloorMod", floor_mod_kernel);
 EF_REGISTER_CPU_KERNEL("Pow", pow_kernel);
-EF_REGISTER_CPU_KERNEL("Maximum", maximum_kernel);
-EF_REGISTER_CPU_KERNEL("Minimum", minimum_kernel);
-EF_REGISTER_CPU_KERNEL("SquaredDifference", squared_difference_kernel);
 EF_REGISTER_CPU_KERNEL("LogicalAnd", logical_and_kernel);
 EF_REGISTER_CPU_KERNEL("LogicalOr", logical_or_kernel);
-EF_REGISTER_CPU_KERNEL("BitwiseAnd", bitwise_and_kernel);
-EF_REGISTER_CPU_KERNEL("BitwiseOr", bitwise_or_kernel);
-EF_REGISTER_CPU_KERNEL("BitwiseXor", bitwise_xor_kernel);
-EF_REGISTER_CPU_KERNEL("LeftShift", left_shift_kernel);
-EF_REGISTER_CPU_KERNEL("RightShift", right_shift_kernel);
 EF_REGISTER_CPU_KERNEL("Less", less_kernel);
 EF_REGISTER_CPU_KERNEL("LessEqual", less_equal_kernel);
 EF_REGISTER_CPU_KERNEL("Greater", greater_kernel);
@@ -352,20 +209,14 @@ struct BinaryBlockRegistrar {
   static BinaryBlockRegistrar<F, TYPES> EF_CONCAT(ef_binary_block_, __COUNTER__)(NAME)
 
 EF_REGISTER_BINARY_BLOCK("AddV2", add_op, kBlockAll);
-EF_REGISTER_BINARY_BLOCK("Sub", sub_kernel_op, kBlockAll);
-EF_REGISTER_BINARY_BLOCK("Mul", mul_kernel_op, kBlockAll);
-EF_REGISTER_BINARY_BLOCK("RealDiv", real_div_op, kBlockFloats);
-EF_REGISTER_BINARY_BLOCK("FloorDiv", floor_div_op, kBlockFloats);
-EF_REGISTER_BINARY_BLOCK("FloorMod", floor_mod_op, kBlockFloats);
 EF_REGISTER_BINARY_BLOCK("Pow", float_pow_op, kBlockFloats);
-EF_REGISTER_BINARY_BLOCK("Maximum", maximum_kernel_op, kBlockAll);
-EF_REGISTER_BINARY_BLOCK("Minimum", minimum_kernel_op, kBlockAll);
-EF_REGISTER_BINARY_BLOCK("SquaredDifference", squared_difference_op, kBlockAll);
-EF_REGISTER_BINARY_BLOCK("BitwiseAnd", bitwise_and_kernel_op, kBlockInts);
-EF_REGISTER_BINARY_BLOCK("BitwiseOr", bitwise_or_kernel_op, kBlockInts);
-EF_REGISTER_BINARY_BLOCK("BitwiseXor", bitwise_xor_kernel_op, kBlockInts);
-EF_REGISTER_BINARY_BLOCK("LeftShift", left_shift_kernel_op, kBlockInts);
-EF_REGISTER_BINARY_BLOCK("RightShift", right_shift_kernel_op, kBlockInts);
+
+// The table's ops: a kernel and block functions each.
+#define EF_TABLE_BINARY_KERNEL(NAME, X, Y, TYPES, LIST, BLOCKS)                  \
+  EF_REGISTER_CPU_KERNEL(#NAME, (table_kernel<binary_functors::NAME, TYPES>)); \
+  EF_REGISTER_BINARY_BLOCK(#NAME, binary_functors::NAME, BLOCKS);
+EF_BINARY_OPS(EF_TABLE_BINARY_KERNEL)
+#undef EF_TABLE_BINARY_KERNEL
 
 // ---- predicates for the scalar loop interpreter (kernels/cpu/scalar_loop.cc) ----
 

@@ -12,3 +12,5 @@ from eagerflow.ops.reduction_ops import (argmax, argmin, cumprod, cumsum, reduce
 from eagerflow.ops.nn_ops import log_softmax, softmax
 # --- gradient support ops (issue 6, grads helper) ---
 from eagerflow.ops.grad_support_ops import invert_permutation, unsorted_segment_sum
+from eagerflow.ops.math_ops import (acos, acosh, asin, asinh, atan, atan2, atanh, cosh, digamma, erf, erfc, erfinv,
+                                    lgamma, log_sigmoid, nextafter, polygamma, sinh, softsign, xdivy, xlogy, zeta)

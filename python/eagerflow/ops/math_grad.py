@@ -123,11 +123,11 @@ for _name in ("Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual
 
 
 def _piecewise_constant_grad(op, grad):
-    """Floor, Ceil, Round, FloorDiv: TF registers a gradient that is None for every input."""
+    """Floor, Ceil, Round, FloorDiv, TruncateDiv: TF registers a gradient that is None for every input."""
     return [None] * len(op.inputs)
 
 
-for _name in ("Floor", "Ceil", "Round", "FloorDiv"):
+for _name in ("Floor", "Ceil", "Round", "FloorDiv", "TruncateDiv"):
     RegisterGradient(_name)(_piecewise_constant_grad)
 
 
@@ -257,6 +257,90 @@ def _sigmoid_grad(op, grad):
     return [grad * (y * (math_ops.cast(1, y.dtype) - y))]
 
 
+# Inverse trigonometric, hyperbolic and special functions (TF's formulas).
+def _one(x):
+    return math_ops.cast(1, x.dtype)
+
+
+@RegisterGradient("Asin")
+def _asin_grad(op, grad):
+    x = op.inputs[0]
+    return [grad * math_ops.reciprocal(math_ops.sqrt(_one(x) - math_ops.square(x)))]
+
+
+@RegisterGradient("Acos")
+def _acos_grad(op, grad):
+    x = op.inputs[0]
+    return [-grad * math_ops.reciprocal(math_ops.sqrt(_one(x) - math_ops.square(x)))]
+
+
+@RegisterGradient("Atan")
+def _atan_grad(op, grad):
+    x = op.inputs[0]
+    return [grad * math_ops.reciprocal(_one(x) + math_ops.square(x))]
+
+
+@RegisterGradient("Sinh")
+def _sinh_grad(op, grad):
+    return [grad * math_ops.cosh(op.inputs[0])]
+
+
+@RegisterGradient("Cosh")
+def _cosh_grad(op, grad):
+    return [grad * math_ops.sinh(op.inputs[0])]
+
+
+@RegisterGradient("Asinh")
+def _asinh_grad(op, grad):
+    return [grad / math_ops.cosh(op.outputs[0])]
+
+
+@RegisterGradient("Acosh")
+def _acosh_grad(op, grad):
+    return [grad / math_ops.sinh(op.outputs[0])]
+
+
+@RegisterGradient("Atanh")
+def _atanh_grad(op, grad):
+    x = op.inputs[0]
+    return [grad * math_ops.reciprocal(_one(x) - math_ops.square(x))]
+
+
+@RegisterGradient("Erf")
+def _erf_grad(op, grad):
+    x = op.inputs[0]
+    return [grad * math_ops.cast(2 / np.sqrt(np.pi), x.dtype) * math_ops.exp(-math_ops.square(x))]
+
+
+@RegisterGradient("Erfc")
+def _erfc_grad(op, grad):
+    x = op.inputs[0]
+    return [grad * math_ops.cast(-2 / np.sqrt(np.pi), x.dtype) * math_ops.exp(-math_ops.square(x))]
+
+
+@RegisterGradient("Erfinv")
+def _erfinv_grad(op, grad):
+    y = op.outputs[0]
+    return [grad * math_ops.cast(np.sqrt(np.pi) / 2, y.dtype) * math_ops.exp(math_ops.square(y))]
+
+
+@RegisterGradient("Lgamma")
+def _lgamma_grad(op, grad):
+    return [grad * math_ops.digamma(op.inputs[0])]
+
+
+@RegisterGradient("Digamma")
+def _digamma_grad(op, grad):
+    x = op.inputs[0]
+    return [grad * math_ops.polygamma(_one(x), x)]
+
+
+@RegisterGradient("Softsign")
+def _softsign_grad(op, grad):
+    x = op.inputs[0]
+    return [grad / math_ops.square(_one(x) + math_ops.abs(x))]
+
+
 # --- binary elementwise -------------------------------------------------------------------------
 @RegisterGradient("AddV2")
 def _add_grad(op, grad):
@@ -278,6 +362,46 @@ def _mul_grad(op, grad):
 def _real_div_grad(op, grad):
     x, y = op.inputs
     return _binary(op, grad / y, grad * (-x / y / y))
+
+
+@RegisterGradient("Atan2")
+def _atan2_grad(op, grad):
+    y, x = op.inputs
+    g = grad / (math_ops.square(y) + math_ops.square(x))
+    return _binary(op, x * g, -y * g)
+
+
+def _not_zero(x):
+    return math_ops.cast(math_ops.not_equal(x, math_ops.cast(0, x.dtype)), x.dtype)
+
+
+@RegisterGradient("Xlogy")
+def _xlogy_grad(op, grad):
+    x, y = op.inputs
+    return _binary(op, math_ops.xlogy(_not_zero(x), y) * grad, math_ops.xdivy(x, y) * grad)
+
+
+@RegisterGradient("Xdivy")
+def _xdivy_grad(op, grad):
+    x, y = op.inputs
+    return _binary(op, math_ops.xdivy(_not_zero(x), y) * grad, math_ops.xdivy(-x, math_ops.square(y)) * grad)
+
+
+@RegisterGradient("NextAfter")
+def _nextafter_grad(op, grad):
+    return _binary(op, grad, creation_ops.zeros_like(grad))
+
+
+@RegisterGradient("Zeta")
+def _zeta_grad(op, grad):
+    x, q = op.inputs
+    return [None, _reduce_to(-x * math_ops.zeta(x + _one(x), q) * grad, q)]
+
+
+@RegisterGradient("Polygamma")
+def _polygamma_grad(op, grad):
+    n, x = op.inputs
+    return [None, _reduce_to(math_ops.polygamma(n + _one(n), x) * grad, x)]
 
 
 @RegisterGradient("FloorMod")

@@ -164,6 +164,34 @@ ceil = _named(_unary("Ceil"), "ceil", "Smallest integer not less than x, element
 is_nan = _named(_unary("IsNan"), "is_nan", "True where x is NaN.")
 is_inf = _named(_unary("IsInf"), "is_inf", "True where x is +inf or -inf.")
 is_finite = _named(_unary("IsFinite"), "is_finite", "True where x is neither NaN nor infinite.")
+asin = _named(_unary("Asin"), "asin", "Inverse sine elementwise.")
+acos = _named(_unary("Acos"), "acos", "Inverse cosine elementwise.")
+atan = _named(_unary("Atan"), "atan", "Inverse tangent elementwise.")
+sinh = _named(_unary("Sinh"), "sinh", "Hyperbolic sine elementwise.")
+cosh = _named(_unary("Cosh"), "cosh", "Hyperbolic cosine elementwise.")
+asinh = _named(_unary("Asinh"), "asinh", "Inverse hyperbolic sine elementwise.")
+acosh = _named(_unary("Acosh"), "acosh", "Inverse hyperbolic cosine elementwise.")
+atanh = _named(_unary("Atanh"), "atanh", "Inverse hyperbolic tangent elementwise.")
+erf = _named(_unary("Erf"), "erf", "The Gauss error function elementwise.")
+erfc = _named(_unary("Erfc"), "erfc", "1 - erf(x), accurate where erf(x) is near 1.")
+erfinv = _named(_unary("Erfinv"), "erfinv", "The inverse of erf on (-1, 1); +-inf at +-1.")
+lgamma = _named(_unary("Lgamma"), "lgamma", "log(|Gamma(x)|) elementwise.")
+digamma = _named(_unary("Digamma"), "digamma", "psi(x), the derivative of lgamma; NaN at the poles 0, -1, ...")
+softsign = _named(_unary("Softsign"), "softsign", "x / (1 + |x|) elementwise.")
+atan2 = _named(_binary("Atan2"), "atan2", "The angle of the point (x, y): atan(y / x) in the right quadrant.")
+xlogy = _named(_binary("Xlogy"), "xlogy", "x * log(y), 0 where x is 0.")
+xdivy = _named(_binary("Xdivy"), "xdivy", "x / y, 0 where x is 0.")
+truncatediv = _named(_binary("TruncateDiv"), "truncatediv", "x / y rounded toward zero, like C.")
+truncatemod = _named(_binary("TruncateMod"), "truncatemod", "x % y with the sign of x, like C's fmod.")
+nextafter = _named(_binary("NextAfter"), "nextafter", "The next representable value after x1 toward x2.")
+zeta = _named(_binary("Zeta"), "zeta", "The Hurwitz zeta function sum((k + q) ** -x), x > 1.")
+polygamma = _named(_binary("Polygamma"), "polygamma", "The a-th derivative of digamma at x (a an integer >= 0).")
+
+
+def log_sigmoid(x, name=None):
+    """log(sigmoid(x)) = -softplus(-x), without overflow."""
+    x = _tensor(x)
+    return negative(softplus(negative(x)))
 
 
 def softplus(features, name=None):
