@@ -7,6 +7,9 @@
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "core/errors.h"
 
@@ -27,6 +30,22 @@ struct MallocTuning {
   }
 } g_malloc_tuning;
 #endif
+// Buffers of 4 MiB and more are 2 MiB aligned and advised to use transparent huge pages (as
+// NumPy does): one fault maps 2 MiB instead of 4 KiB, so a fresh 64 MiB tensor fills about 2x
+// faster where THP is in `madvise` mode (the usual default).
+constexpr size_t kHugeThreshold = size_t(4) << 20;
+constexpr size_t kHugeAlign = size_t(2) << 20;
+
+void* allocate_bytes(size_t rounded) {
+  if (rounded < kHugeThreshold) return std::aligned_alloc(kAlign, rounded);
+  const size_t size = (rounded + kHugeAlign - 1) / kHugeAlign * kHugeAlign;
+  void* p = std::aligned_alloc(kHugeAlign, size);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (p) madvise(p, size, MADV_HUGEPAGE);  // advice only: failure changes nothing
+#endif
+  return p;
+}
+
 // Refuse single allocations beyond 1 TiB up front: malloc may overcommit and crash later.
 constexpr size_t kMaxBytes = size_t(1) << 40;
 }  // namespace
@@ -46,7 +65,7 @@ std::shared_ptr<Buffer> Buffer::allocate(DType dtype, int64_t count) {
   size_t nbytes = checked_nbytes(dtype, count);
   size_t rounded = (nbytes + kAlign - 1) / kAlign * kAlign;
   if (rounded == 0) rounded = kAlign;
-  void* p = std::aligned_alloc(kAlign, rounded);
+  void* p = allocate_bytes(rounded);
   if (!p) {
     throw_error(Code::kResourceExhausted, "OOM when allocating tensor with ", count,
                 " elements of type ", dtype_name(dtype), " (", nbytes, " bytes)");
