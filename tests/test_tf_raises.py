@@ -186,3 +186,8 @@ def test_eye_of_a_non_integer_size_raises_tfs_errors():
         tf.eye(tf.zeros([0, 4], tf.complex64))
     with pytest.raises(TypeError, match="Cannot convert 7 to EagerTensor of dtype resource"):
         tf.eye(tf.Variable(1.0).handle, 7)
+
+
+def test_eye_takes_numpy_integers_of_any_width():
+    np.testing.assert_array_equal(tf.eye(np.uint8(3), 3).numpy(), np.eye(3, dtype=np.float32))
+    np.testing.assert_array_equal(tf.eye(np.int16(2)).numpy(), np.eye(2, dtype=np.float32))

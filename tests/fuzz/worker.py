@@ -30,6 +30,7 @@ TF_ALSO_RAISES = [
     (r"(Tensor|Variable):int", (OverflowError, ValueError), r"cannot convert float"),  # int() of inf / nan
     (r"TensorShape\.with_rank\w*", OverflowError, r"index-sized integer"),  # a rank beyond sys.maxsize
     (r"tf\.range", AssertionError, r""),  # TF asserts on argument dtypes it cannot range over
+    (r"tf\.device", RuntimeError, r"tf.device does not support functions"),  # a callable device name
     (r"Tensor\.numpy", AttributeError, r"'SymbolicTensor' object has no attribute 'numpy'"),  # in a tf.function
     (r"[A-Z_]\w*", OverflowError, r"int too big to convert"),  # a raw op's int attr beyond int64, eagerly
 ]

@@ -134,7 +134,7 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
     elif not all(isinstance(n, (int, np.integer)) and not isinstance(n, bool) for n in (num_rows, num_columns)):
         raise TypeError("Arguments `num_rows` and `num_columns` must be positive integer values. Received: "
                         f"num_rows={num_rows}, num_columns={num_columns}")
-    rows = range(num_rows)
+    rows = range(int(num_rows) if isinstance(num_rows, np.integer) else num_rows)  # NumPy ints: TF's values
     m = execute1("OneHot", [rows, _scalar(num_columns, dtypes.int32), _scalar(1, dtype), _scalar(0, dtype)],
                  {"axis": -1})
     if batch_shape is not None:
