@@ -208,8 +208,8 @@ SAMPLES = {
                call(f(3).astype(np.float32), DstT=tf.float64), grad="x"),
     "Ceil": op(call(f(3) + 0.25), grad="x"),  # zero almost everywhere
     "CheckNumerics": op(call(f(2, 3), message="x"), grad="tensor"),
-    "ClipByValue": op(call(f64([-2.0, -0.2, 0.3, 1.5]), f64(-1.0), f64([1.0, 0.7, 1.0, 1.0])), grad="t clip_value_min "
-                      "clip_value_max"),
+    "ClipByValue": op(call(f64([-2.0, -0.2, 0.3, 1.5]), f64(-1.0), f64([1.0, 0.7, 1.0, 1.0])),
+                      call(f64([[-2.0, 0.3], [0.9, 1.7]]), f64(-1.0), f64(1.0)), grad="t clip_value_min clip_value_max"),
     "ComplexAbs": op(call(np.array([3 + 4j, -1 + 2j, 0j], np.complex64), Tout=tf.float32),
                      grad_checked_in="test_math_grad.py: complex input (the checker perturbs real inputs)"),
     "ConcatV2": op(call(f(2, 3), f(2, 1), i32(-1)), call(f(1, 3), f(0, 3), f(2, 3), i64(0)), grad="values"),

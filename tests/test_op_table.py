@@ -53,6 +53,7 @@ def test_op_has_a_sample(name):
     e = entry(name)
     fields = [f for f in Entry.FIELDS if getattr(e, f) is not None]
     assert len(fields) == 1, "%s: give exactly one of %s (has %s)" % (name, Entry.FIELDS, fields)
+    assert getattr(e, fields[0]), "%s: an empty %s (a reason or input names)" % (name, fields[0])
     assert e.calls, name
     names = [i.rstrip("*") for i in OPS[name].inputs]
     assert set(e.grad or ()) <= set(names), "%s: grad names %s, inputs are %s" % (name, e.grad, names)
