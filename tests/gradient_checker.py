@@ -56,11 +56,12 @@ def call_gradient(op_type, inputs, attrs, out_grads):
     return res
 
 
-def theoretical_jacobian(op_type, inputs, attrs=None, wrt=None, unused_as_none=False):
+def theoretical_jacobian(op_type, inputs, attrs=None, wrt=None, unused_as_none=False, none_is_zero=False):
     """{input index: J} with J[i, k] = d(output element k) / d(input element i), outputs concatenated.
 
     With unused_as_none, the outputs other than the one being differentiated get None gradients
-    (as a tape passes for unused outputs) instead of zeros."""
+    (as a tape passes for unused outputs) instead of zeros. With none_is_zero, a None input
+    gradient counts as zeros (piecewise-constant ops: Floor, Round)."""
     inputs = [_tensor(x) for x in inputs]
     wrt = default_wrt([x.numpy() for x in inputs]) if wrt is None else wrt
     outs = run_op(op_type, inputs, attrs)
@@ -77,6 +78,8 @@ def theoretical_jacobian(op_type, inputs, attrs=None, wrt=None, unused_as_none=F
             res = call_gradient(op_type, inputs, attrs, grads)
             for i in wrt:
                 r = res[i]
+                if r is None and none_is_zero:
+                    continue
                 assert r is not None, "%s: no gradient for input %d" % (op_type, i)
                 assert r.dtype == inputs[i].dtype, "%s: gradient dtype %s for a %s input" % (op_type, r.dtype,
                                                                                           inputs[i].dtype)
@@ -111,18 +114,18 @@ def numerical_jacobian(op_type, inputs, attrs=None, wrt=None, delta=1e-6):
     return jac
 
 
-def check_gradients(op_type, inputs, attrs=None, wrt=None, atol=1e-6, rtol=1e-5, delta=1e-6):
+def check_gradients(op_type, inputs, attrs=None, wrt=None, atol=1e-6, rtol=1e-5, delta=1e-6, none_is_zero=False):
     """Asserts the registered gradient of `op_type` matches central differences (float64 inputs)."""
     inputs = [_tensor(x) for x in inputs]
     wrt = default_wrt([x.numpy() for x in inputs]) if wrt is None else wrt
-    theo = theoretical_jacobian(op_type, inputs, attrs, wrt)
+    theo = theoretical_jacobian(op_type, inputs, attrs, wrt, none_is_zero=none_is_zero)
     num = numerical_jacobian(op_type, inputs, attrs, wrt, delta)
     for i in wrt:
         np.testing.assert_allclose(theo[i], num[i], atol=atol, rtol=rtol,
                                    err_msg="%s: gradient of input %d" % (op_type, i))
     if sum(1 for _ in run_op(op_type, inputs, attrs)) > 1:
         # Multi-output ops must accept None for unused outputs.
-        theo_none = theoretical_jacobian(op_type, inputs, attrs, wrt, unused_as_none=True)
+        theo_none = theoretical_jacobian(op_type, inputs, attrs, wrt, unused_as_none=True, none_is_zero=none_is_zero)
         for i in wrt:
             np.testing.assert_allclose(theo_none[i], theo[i], err_msg="%s: None output gradients" % op_type)
     return theo
@@ -158,9 +161,12 @@ def check_graph(op_type, inputs, attrs=None, wrt=None, unknown_dims=True, seed=0
             sym_up.append(p)
         f = get_gradient_function(op_type)
         res = list(f(OpView(op_type, sym_inputs, sym_outs, attrs), *sym_up))
+        for i in wrt:  # None (no gradient) in a graph exactly where it is None eagerly
+            assert (res[i] is None) == (eager[i] is None), "%s: graph gradient of input %d" % (op_type, i)
+        wrt = [i for i in wrt if res[i] is not None]
         fetch = [res[i] for i in wrt]
     with tf.compat.v1.Session(graph=g) as sess:
-        got = sess.run(fetch, feed_dict=feeds)
+        got = sess.run(fetch, feed_dict=feeds) if fetch else []
     for i, v in zip(wrt, got):
         np.testing.assert_allclose(v, eager[i].numpy(), rtol=1e-6, atol=1e-9,
                                    err_msg="%s: graph gradient of input %d" % (op_type, i))

@@ -9,9 +9,6 @@ from eagerflow.ops import _execute
 
 import _tape_checker
 
-# Ops whose gradients the numerical checks below cover (test_gradient_coverage.py reads this).
-NUMERIC_OPS = ("If", "StatelessIf", "While", "StatelessWhile")
-
 
 def _inside(fn):
     """A tf.function computing fn(*args) and its tape gradient w.r.t. the args inside the graph."""

@@ -8,9 +8,6 @@ from eagerflow import _core
 
 import _tape_checker
 
-# Ops whose gradients the numerical checks below cover (test_gradient_coverage.py reads this).
-NUMERIC_OPS = ("PartitionedCall", "StatefulPartitionedCall")
-
 
 def _entries(tape):
     return [e.type for e in tape._tape.entries()]

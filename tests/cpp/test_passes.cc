@@ -6,11 +6,14 @@
 #include <cstring>
 #include <map>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "eager/execute.h"
 #include "graph/executor.h"
 #include "graph/passes/passes.h"
 #include "kernels/cpu/elementwise_blocks.h"
+#include "ops/registry.h"
 
 namespace ef {
 namespace {
@@ -305,12 +308,39 @@ TEST(Fusion, SkipsMixedShapesDtypesAndBroadcasts) {
   EXPECT_EQ(type_counts(*og.graph).count("_FusedElementwise"), 0u);
 }
 
+// The registry's elementwise ops of `arity` that fused kernels run for dtype t (blocks exist only
+// where the op cannot fail and keeps its operands' dtype).
+std::vector<std::string> fusable_ops(int arity, DType t) {
+  std::vector<std::string> out;
+  for (const OpDef* d : all_ops())
+    if (d->elementwise && !d->stateful && !d->variadic() && static_cast<int>(d->inputs.size()) == arity &&
+        has_elementwise_block(d->name, t))
+      out.push_back(d->name);
+  return out;
+}
+
+TEST(Blocks, BelongToElementwiseOpsOfTheirArity) {
+  int with_blocks = 0;
+  for (const OpDef* d : all_ops()) {
+    const int id = elementwise_block_id(d->name);
+    if (id < 0) continue;
+    ++with_blocks;
+    EXPECT_TRUE(d->elementwise) << d->name;
+    EXPECT_EQ(static_cast<size_t>(elementwise_block(id).arity), d->inputs.size()) << d->name;
+  }
+  EXPECT_GE(with_blocks, 25);
+}
+
 TEST(Fusion, RandomChainsMatchUnfused) {
-  const char* unary_f[] = {"Neg", "Abs", "Sign", "Exp", "Tanh", "Sigmoid", "Sin", "Cos", "Square", "Relu",
-                           "Relu6", "Elu", "Selu", "Softplus", "Floor", "Ceil", "Round", "Expm1"};
-  const char* binary_f[] = {"AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "SquaredDifference"};
-  const char* unary_i[] = {"Neg", "Abs", "Sign", "Square", "Relu", "Relu6", "Invert"};
-  const char* binary_i[] = {"AddV2", "Sub", "Mul", "Maximum", "Minimum", "BitwiseXor", "RightShift"};
+  const std::vector<std::string> unary_f = fusable_ops(1, DType::kFloat64), binary_f = fusable_ops(2, DType::kFloat64);
+  const std::vector<std::string> unary_i = fusable_ops(1, DType::kInt32), binary_i = fusable_ops(2, DType::kInt32);
+  ASSERT_GE(unary_f.size(), 18u);
+  ASSERT_GE(binary_f.size(), 7u);
+  ASSERT_GE(unary_i.size(), 5u);
+  ASSERT_GE(binary_i.size(), 7u);
+  for (const auto& name : unary_f) EXPECT_TRUE(has_elementwise_block(name, DType::kFloat32)) << name;
+  for (const auto& name : binary_f) EXPECT_TRUE(has_elementwise_block(name, DType::kFloat32)) << name;
+  auto pick = [](const std::vector<std::string>& ops, uint32_t r) { return ops[r % ops.size()].c_str(); };
   std::mt19937 rng(7);
   int fused_trials = 0;
   for (int trial = 0; trial < 30; ++trial) {
@@ -324,7 +354,7 @@ TEST(Fusion, RandomChainsMatchUnfused) {
     for (int i = 0; i < 25; ++i) {
       Endpoint a = vals[rng() % vals.size()];
       if (rng() % 2) {
-        vals.push_back(op(*g, ints ? unary_i[rng() % 7] : unary_f[rng() % 18], {a}));
+        vals.push_back(op(*g, ints ? pick(unary_i, rng()) : pick(unary_f, rng()), {a}));
       } else {
         Endpoint b = vals[rng() % vals.size()];
         if (rng() % 4 == 0) {
@@ -334,7 +364,8 @@ TEST(Fusion, RandomChainsMatchUnfused) {
           else *s->data<double>() = 1.5;
           b = cst(*g, s);
         }
-        vals.push_back(op(*g, ints ? binary_i[rng() % 7] : binary_f[rng() % 7], rng() % 2 ? std::vector<Endpoint>{a, b} : std::vector<Endpoint>{b, a}));
+        vals.push_back(op(*g, ints ? pick(binary_i, rng()) : pick(binary_f, rng()),
+                          rng() % 2 ? std::vector<Endpoint>{a, b} : std::vector<Endpoint>{b, a}));
       }
     }
     std::vector<Endpoint> fetches{vals.back(), vals[vals.size() / 2]};
