@@ -76,3 +76,4 @@ from eagerflow.util import nest
 from eagerflow import autograph
 # --- tf.TensorArray (issue 5: TensorList-backed, ops/tensor_array_ops.py) ---
 from eagerflow.ops.tensor_array_ops import TensorArray
+from eagerflow import raw_ops
