@@ -57,12 +57,13 @@ from eagerflow.ops.script_ops import numpy_function, py_function
 from eagerflow.ops.check_ops import (Assert, assert_equal, assert_greater, assert_less, assert_rank)
 # --- tf.function TraceType and the retracing warning's logger (issue 4: tracing) ---
 from eagerflow import types
-from eagerflow.function.retracing_warning import get_logger
+from eagerflow.framework.tf_logging import get_logger
 # --- autodiff (issue 6: tape): tf.GradientTape, gradient registry, custom_gradient, stop_gradient ---
 from eagerflow.eager.backprop import GradientTape, UnconnectedGradients
 from eagerflow.framework.gradient_registry import RegisterGradient, no_gradient
 from eagerflow.ops.custom_gradient import custom_gradient, stop_gradient
-from eagerflow.ops import gradients_impl_all as _gradients_impl_all  # registers every gradient function
+from eagerflow.ops import gradients_impl_all as _gradients_impl_all  # registers the ops' gradient functions
+from eagerflow.eager import control_flow_grad as _control_flow_grad  # and those of If, While and calls
 # --- gradient support ops (issue 6, grads helper): tf.scatter_nd ---
 from eagerflow.ops.grad_support_ops import scatter_nd
 # --- tf.keras (issue 6: minimal Model/layers/optimizers/losses) ---
