@@ -183,7 +183,7 @@ def test_second_order_through_call():
 
 
 def test_backward_function_is_built_once_per_concrete_function():
-    from eagerflow.ops import function_grad
+    from eagerflow.eager import function_grad
 
     @tf.function
     def f(x):

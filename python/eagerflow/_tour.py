@@ -17,8 +17,8 @@ def timing_table():
     na, nb = a.numpy(), b.numpy()
     rows.append(("a + b, 4 x float32", _best_us(lambda: a + b, 20000), _best_us(lambda: na + nb, 20000), "us/op"))
     s, t = tf.constant(1.5), tf.constant(2.5)
-    ns, nt = np.float32(1.5), np.float32(2.5)
-    rows.append(("a + b, float32 scalars", _best_us(lambda: s + t, 20000), _best_us(lambda: ns + nt, 20000), "us/op"))
+    ns, nt = np.array(1.5, np.float32), np.array(2.5, np.float32)  # 0-d arrays: NumPy's array path, as tensors
+    rows.append(("a + b, float32 scalars, 0-d", _best_us(lambda: s + t, 20000), _best_us(lambda: ns + nt, 20000), "us/op"))
     rng = np.random.default_rng(0)
     m = rng.standard_normal((1000, 1000), dtype=np.float32)
     tm = tf.constant(m)
@@ -47,4 +47,7 @@ def main():
     for what, ef, npv, unit in timing_table():
         ratio = ef / npv if unit != "us/op" else npv / ef
         print(f"{what:<28}{ef:>12.3f}{npv:>12.3f}{ratio:>8.2f}  {unit}")
-    print("(ratio: eagerflow speed relative to NumPy; 1.0 = as fast)")
+    print("(ratio: eagerflow speed relative to NumPy; 1.0 = as fast. Timings are noisy on a shared or busy "
+          "machine: run again to compare.)")
+    print("\nNext: the notebooks in notebooks/ (eager execution; tf.function, AutoGraph and gradients) and the "
+          "docs in docs/ (api.md, architecture.md, performance.md).")

@@ -13,12 +13,13 @@ import enum
 import numpy as np
 
 from eagerflow import _core
-from eagerflow.eager import variable_registry
+from eagerflow.ops import variable_registry
 from eagerflow.framework import dtypes
 from eagerflow.framework import errors
 from eagerflow.framework.gradient_registry import get_gradient_function
+from eagerflow.framework.tf_logging import get_logger
 from eagerflow.ops.variables import Variable
-from eagerflow.util import nest
+from eagerflow.framework import nest
 
 _Tensor = _core.Tensor
 
@@ -27,11 +28,6 @@ class UnconnectedGradients(enum.Enum):
     """What `gradient` returns for a source the target does not depend on (tf.UnconnectedGradients)."""
     NONE = "none"
     ZERO = "zero"
-
-
-def _logger():
-    from eagerflow.function.retracing_warning import get_logger
-    return get_logger()
 
 
 _warned_persistent = False
@@ -285,7 +281,7 @@ class GradientTape:
                 raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not tf.Tensor or "
                                  f"tf.Variable or ExtensionType.")
             if not _is_trainable(dtype):
-                _logger().warning("The dtype of the watched tensor must be floating (e.g. tf.float32), got %r", dtype)
+                get_logger().warning("The dtype of the watched tensor must be floating (e.g. tf.float32), got %r", dtype)
                 continue  # integer tensors carry no gradient: their ops are not worth recording
             self._tape.watch(handle)
 
@@ -336,7 +332,7 @@ class GradientTape:
                 global _warned_persistent
                 if not _warned_persistent:
                     _warned_persistent = True
-                    _logger().warning(
+                    get_logger().warning(
                         "Calling GradientTape.gradient on a persistent tape inside its context is significantly less "
                         "efficient than calling it outside the context (it causes the gradient ops to be recorded on "
                         "the tape, leading to increased CPU and memory usage). Only call GradientTape.gradient inside "

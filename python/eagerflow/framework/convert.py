@@ -10,6 +10,7 @@ import numpy as np
 
 from eagerflow import _core
 from eagerflow.framework import dtypes
+from eagerflow.framework.building import init_scope
 
 _INT32_MIN, _INT32_MAX = -(2 ** 31), 2 ** 31 - 1
 _INT64_MIN, _INT64_MAX = -(2 ** 63), 2 ** 63 - 1
@@ -436,11 +437,8 @@ def constant(value, dtype=None, shape=None, name=None):
         if dtype is None or value.dtype == dtypes.as_dtype(dtype):
             return value
         return _core.execute1(_core.get_op("Cast"), [value], {"DstT": dtypes.as_dtype(dtype)}, "Cast")
-    prev = _core.set_graph(None)  # compute the value eagerly, then add it as one named Const
-    try:
+    with init_scope():  # compute the value eagerly, then add it as one named Const
         t = _constant(value, dtype, shape)
-    finally:
-        _core.set_graph(prev)
     return _core.graph_constant(t, name or "Const")
 
 

@@ -10,6 +10,8 @@ import weakref
 
 from eagerflow import _core
 from eagerflow.framework import dtypes
+from eagerflow.framework.building import building, init_scope  # noqa: F401  (tf.init_scope)
+from eagerflow.framework.default_stack import DefaultStack
 from eagerflow.framework.tensor import Tensor
 from eagerflow.framework.tensor_shape import TensorShape
 
@@ -119,7 +121,6 @@ class Operation:
         return "<tf.Operation '%s' type=%s>" % (self.name, self.type)
 
     def run(self, feed_dict=None, session=None):
-        from eagerflow.compat.v1.session import get_default_session
         (session or get_default_session()).run(self, feed_dict)
 
 
@@ -141,13 +142,8 @@ class Graph:
     @contextlib.contextmanager
     def as_default(self):
         """Makes this the graph new ops are added to (on this thread)."""
-        _graph_stack().append(self)
-        prev = _core.set_graph(self._graph)
-        try:
+        with _default_graph_stack.get_controller(self), building(self._graph):
             yield self
-        finally:
-            _core.set_graph(prev)
-            _graph_stack().pop()
 
     def get_operations(self):
         return [Operation(n) for n in self._graph.nodes()]
@@ -227,13 +223,11 @@ class Graph:
 
 
 _local = threading.local()
+_default_graph_stack = DefaultStack()
 
 
 def _graph_stack():
-    s = getattr(_local, "stack", None)
-    if s is None:
-        s = _local.stack = []
-    return s
+    return _default_graph_stack.stack
 
 
 def get_default_graph():
@@ -247,6 +241,26 @@ def get_default_graph():
     return g
 
 
+class SessionInterface:
+    """What a TF1 session is to the graph layer (tf.compat.v1's BaseSession implements it)."""
+
+    def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
+        raise NotImplementedError
+
+
+_default_session_stack = DefaultStack()
+
+
+def get_default_session():
+    """The innermost session of `with sess:` / `sess.as_default()` on this thread, or None."""
+    return _default_session_stack.get_default()
+
+
+def default_session(session):
+    """Makes `session` the default session while the block runs (`sess.as_default()`)."""
+    return _default_session_stack.get_controller(session)
+
+
 def executing_eagerly():
     """False while a graph is being built (tracing a tf.function, or inside Graph.as_default())."""
     return _core.current_graph() is None
@@ -254,16 +268,6 @@ def executing_eagerly():
 
 def inside_function():
     return _core.current_graph() is not None
-
-
-@contextlib.contextmanager
-def init_scope():
-    """Leaves graph building for the enclosed code (lifts it out to eager execution)."""
-    prev = _core.set_graph(None)
-    try:
-        yield
-    finally:
-        _core.set_graph(prev)
 
 
 _eager_scope = threading.local()
@@ -312,7 +316,7 @@ class name_scope:
 # --- graph-mode behaviour of tf.Tensor ---------------------------------------------------------
 _eager_str, _eager_repr = Tensor.__str__, Tensor.__repr__
 _eager_bool = Tensor.__bool__
-_eager_len, _eager_iter = Tensor.__len__, Tensor.__iter__
+_eager_len = Tensor.__len__
 _eager_index = Tensor.__index__
 _eager_hash, _eager_eq, _eager_ne = Tensor.__hash__, Tensor.__eq__, Tensor.__ne__
 _eager_format = Tensor.__format__
@@ -378,17 +382,6 @@ def _len(self):
         raise TypeError(f"len is not well defined for a symbolic Tensor ({_sym_name(self)}). Please call "
                         "`x.shape` rather than `len(x)` for shape information.")
     return _eager_len(self)
-
-
-def _iter(self):
-    if self._is_symbolic:
-        shape = self._shape_tuple
-        if shape is None or len(shape) == 0:
-            raise TypeError("Cannot iterate over a scalar tensor." if shape == () else
-                            "Cannot iterate over a tensor with unknown shape.")
-        if shape[0] is None:
-            raise TypeError("Cannot iterate over a tensor with unknown first dimension.")
-    return _eager_iter(self)
 
 
 def _index(self):
@@ -469,9 +462,8 @@ def _eval(self, feed_dict=None, session=None):
     if not self._is_symbolic:
         raise NotImplementedError("eval is not supported when eager execution is enabled, is .numpy() what you're "
                                   "looking for?")
-    from eagerflow.compat.v1.session import BaseSession, get_default_session
     session = session or get_default_session()
-    if session is not None and not isinstance(session, BaseSession):
+    if session is not None and not isinstance(session, SessionInterface):
         raise TypeError(f"`session` must be a tf.compat.v1.Session, got {type(session).__name__}")
     if session is None:
         raise ValueError("Cannot evaluate tensor using `eval()`: No default session is registered. Use `with "
@@ -483,7 +475,7 @@ def _shape(self):
     return TensorShape(self._shape_tuple)
 
 
-for _n, _f in {"__str__": _str, "__repr__": _repr, "__bool__": _bool, "__len__": _len, "__iter__": _iter,
+for _n, _f in {"__str__": _str, "__repr__": _repr, "__bool__": _bool, "__len__": _len,
                "__index__": _index, "numpy": _numpy, "eval": _eval, "__hash__": _hash, "__eq__": _eq,
                "__ne__": _ne, "__format__": _format, "__array__": _array, "__reduce__": _reduce,
                "__deepcopy__": _deepcopy,

@@ -1,4 +1,6 @@
-"""Python-side methods of tf.Tensor (the class itself and its hot operators are C++)."""
+"""Python-side methods of tf.Tensor (the class itself and its hot operators are C++). Methods that
+run ops are attached by the ops modules that define those ops (iteration: array_ops, indexing:
+slice_ops, @: linalg_ops), as TF's math_ops and array_ops do."""
 import numpy as np
 
 from eagerflow import _core
@@ -66,13 +68,6 @@ def _len(self):
     return self._shape_tuple[0]
 
 
-def _iter(self):
-    if self.ndim == 0:
-        raise TypeError("Cannot iterate over a scalar tensor.")
-    from eagerflow.ops import array_ops
-    return iter(array_ops.unstack(self, num=self._shape_tuple[0]))
-
-
 def _bool(self):
     return bool(self._numpy())
 
@@ -119,29 +114,6 @@ def _name(self):
     raise AttributeError("Tensor.name is undefined when eager execution is enabled.")
 
 
-def _matmul(self, other):
-    from eagerflow.ops import math_ops
-    try:
-        return math_ops.matmul(self, other)
-    except (TypeError, ValueError):
-        # As the C++ forward operators: the other operand's reflected operator may answer.
-        reflected = getattr(other, "__rmatmul__", None)
-        if reflected is not None:
-            try:
-                out = reflected(self)
-            except (TypeError, ValueError):
-                out = NotImplemented
-            if out is not NotImplemented:
-                return out
-        raise
-
-
-def _rmatmul(self, other):
-    from eagerflow.ops import math_ops
-    # A reflected operand converts to self's dtype exactly, as for every TF operator.
-    return math_ops.matmul(_core.convert_to_tensor(other, self._dtype_enum, True), self)
-
-
 def _reduce(self):
     """Pickling: the value as a NumPy array, converted back on load (TF's EagerTensor.__reduce__)."""
     if self._dtype_enum in _OPAQUE:
@@ -151,11 +123,6 @@ def _reduce(self):
     return convert_to_tensor, (self._numpy(),)
 
 
-def _getitem(self, key):
-    from eagerflow.ops import array_ops
-    return array_ops._slice_helper(self, key)
-
-
 for _n, _f in {
     "numpy": numpy,
     "__str__": _str,
@@ -163,7 +130,6 @@ for _n, _f in {
     "__format__": _format,
     "__array__": _array,
     "__len__": _len,
-    "__iter__": _iter,
     "__bool__": _bool,
     "__nonzero__": _bool,
     "__int__": lambda self: _scalar_value(self, int),
@@ -171,9 +137,6 @@ for _n, _f in {
     "__complex__": lambda self: _scalar_value(self, complex),
     "__index__": _index,
     "__setitem__": _setitem,
-    "__matmul__": _matmul,
-    "__rmatmul__": _rmatmul,
-    "__getitem__": _getitem,
     # Tensors are immutable: a copy, shallow or deep, is the tensor itself (as in TF).
     "__copy__": lambda self: self,
     "__deepcopy__": lambda self, memo: self,

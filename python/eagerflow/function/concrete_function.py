@@ -6,8 +6,9 @@ import pprint
 from eagerflow import _core
 from eagerflow.framework import errors
 from eagerflow.framework.tensor import Tensor
+from eagerflow.eager import function_grad
 from eagerflow.function import trace_type
-from eagerflow.util import nest
+from eagerflow.framework import nest
 
 _BOUND = object()  # a Python-valued parameter the call left out: the traced value applies
 
@@ -75,7 +76,7 @@ class ConcreteFunction:
             if not trace_type._shape_is_subtype(t._shape_tuple, shape):
                 self._raise_shape_mismatch(i, t, shape)
         if _core.tape_depth() > 0:
-            # One tape entry for the call (gradient: ops/function_grad.py); the kernel runs f's plan,
+            # One tape entry for the call (gradient: eager/function_grad.py); the kernel runs f's plan,
             # which also returns the forward values the gradient reads (saved, not recomputed).
             op, attrs, n_out = self._saving_call_op()
             flat = _core.execute(_core.get_op(op), list(tensors) + self._capture_values, attrs, None)[:n_out]
@@ -96,7 +97,6 @@ class ConcreteFunction:
     def _saving_call_op(self):
         """_call_op's call with the saved forward values as extra outputs (built on first use)."""
         if self._saving_call is None:
-            from eagerflow.ops import function_grad
             op, attrs = self._call_op()
             self._saving_call = function_grad.saving_call(attrs["f"], op)
         return self._saving_call

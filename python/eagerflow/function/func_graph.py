@@ -1,4 +1,4 @@
-"""FuncGraph and tracing: runs a Python function on placeholders inside a graph."""
+"""Tracing: runs a Python function on placeholders inside a FuncGraph."""
 import inspect
 import weakref
 
@@ -6,35 +6,12 @@ import numpy as np
 
 from eagerflow import _core
 from eagerflow.framework.convert import convert_to_tensor
-from eagerflow.framework.ops import Graph
+from eagerflow.framework.func_graph import FuncGraph
 from eagerflow.framework.tensor import Tensor
-from eagerflow.function import trace_type
-from eagerflow.types.experimental import PlaceholderContext
-from eagerflow.util import nest
-
-
-class FuncGraph(Graph):
-    """The graph of one trace of a tf.function (tf.Graph subclass)."""
-
-    def __init__(self, name):
-        super().__init__()
-        self.name = name
-        self._graph.name = name
-        self._graph.captures_eager_tensors = True  # eager tensors used inside are fed at call time
-        self.inputs = []
-        self.outputs = []
-        self.structured_input_signature = None
-        self.structured_outputs = None
-        outer = _core.current_graph()
-        if outer is not None:
-            self._graph.set_outer(outer)
-
-    @property
-    def captures(self):
-        return self._graph.captures()
-
-    def __repr__(self):
-        return "FuncGraph(name=%s, id=%d)" % (self.name, id(self))
+from eagerflow.function import trace_type, variable_policy
+from eagerflow.function.tensor_spec import TensorSpec
+from eagerflow.framework.trace import PlaceholderContext
+from eagerflow.framework import nest
 
 
 class _PlaceholderContext(PlaceholderContext):
@@ -48,7 +25,6 @@ class _PlaceholderContext(PlaceholderContext):
 def trace(python_function, name, params, types):
     """Traces `python_function` under TF's variable-creation rule (see variable_policy.py: only the
     first trace may create tf.Variables, and then the function is traced again)."""
-    from eagerflow.function import variable_policy  # issue 4 semantics helper
     return variable_policy.trace_with_policy(_trace_once, python_function, name, params, types)
 
 
@@ -126,7 +102,6 @@ def _output_tensor(x, python_function):
 def _spec_of(t, value):
     """The structured_input_signature entry of an argument: TensorSpecs (named after their
     placeholder) for tensors, the containers rebuilt around them, other values as they are."""
-    from eagerflow.function.tensor_spec import TensorSpec
     if isinstance(t, trace_type.TensorType):
         return TensorSpec(value.shape, value.dtype, value.name.split(":")[0])
     if isinstance(t, trace_type._Composite):

@@ -6,7 +6,7 @@ from eagerflow.framework.tensor import Tensor
 from eagerflow.function import trace_type
 from eagerflow.function.signature_errors import ValueError as IncompatibleInputError
 from eagerflow.function.tensor_spec import TensorSpec
-from eagerflow.util import nest
+from eagerflow.framework import nest
 
 _POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 _LITERAL_TYPES = (bool, int, float, str, bytes, type(None))

@@ -8,6 +8,7 @@ import threading
 import numpy as np
 
 from eagerflow import _core
+from eagerflow.autograph.impl import api
 from eagerflow.framework.tensor import Tensor
 from eagerflow.function import input_signature as input_signature_lib
 from eagerflow.function import retracing_warning, trace_type
@@ -15,7 +16,7 @@ from eagerflow.function.concrete_function import ConcreteFunction
 from eagerflow.function.func_graph import trace
 from eagerflow.function.function_cache import FunctionCache
 from eagerflow.function.tensor_spec import TensorSpec
-from eagerflow.util import nest
+from eagerflow.framework import nest
 
 
 def run_functions_eagerly(run_eagerly):
@@ -110,7 +111,6 @@ class Function:
         fn = self._ag_function
         if fn is None:
             if self._autograph:
-                from eagerflow.autograph.impl import api
                 fn = api.tf_convert(self._python_function)
             else:
                 fn = self._python_function
@@ -129,7 +129,6 @@ class Function:
         except Exception as e:  # noqa: BLE001 - AutoGraph points errors at the user's code
             if not self._autograph:
                 raise
-            from eagerflow.autograph.impl import api
             new = api.rewrite_error(e, e.__traceback__)
             if new is e:
                 raise

@@ -1,30 +1,12 @@
 """TF's "triggered tf.function retracing" warning: per Python function (shared by every
 tf.function wrapping it, so re-wrapping in a loop is caught), when 5 of the last calls traced."""
-import logging
-import sys
 import weakref
+
+from eagerflow.framework.tf_logging import get_logger
 
 THRESHOLD = 5          # tracing calls in the window that trigger the warning
 MAX_CALL_HISTORY = 10  # calls the window spans (older tracing calls drop out)
 MAX_WARNINGS = 2       # per Python function
-
-_logger = None
-
-
-def get_logger():
-    """tf.get_logger(): the 'tensorflow' logger, printing `WARNING:tensorflow:...` to stderr by default."""
-    global _logger
-    if _logger is None:
-        logger = logging.getLogger("tensorflow")
-        if not logging.getLogger().handlers and not logger.handlers:
-            handler = logging.StreamHandler(sys.stderr)
-            handler.setFormatter(logging.Formatter(logging.BASIC_FORMAT))
-            logger.addHandler(handler)
-            logger.propagate = False
-        if logger.level == logging.NOTSET:
-            logger.setLevel(logging.INFO)
-        _logger = logger
-    return _logger
 
 
 class _Detector:

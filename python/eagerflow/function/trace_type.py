@@ -13,7 +13,7 @@ import weakref
 import numpy as np
 
 from eagerflow.framework.tensor import Tensor
-from eagerflow.types.experimental import TraceType, TracingContext
+from eagerflow.framework.trace import TraceType, TracingContext
 
 _LITERALS = (type(None), bool, int, float, complex, str, bytes, np.generic)
 

@@ -1,4 +1,4 @@
-"""Which traces of a tf.function may create tf.Variables (TF's rule), and lifting them out of the graph.
+"""Which traces of a tf.function may create tf.Variables (TF's rule; tf.Variable lifts them out of the graph).
 
 A Function may create variables only while it is traced for the first time. If that trace created
 some, the function is traced once more with creation forbidden (as TF does), and that second trace
@@ -7,15 +7,15 @@ tf.Variable(0)`) creates nothing the second time, while a function that makes a 
 every call raises TF's "singleton tf.Variables" ValueError.
 """
 import sys
-import threading
 import weakref
+
+from eagerflow.ops.variables import variable_creation_rule
 
 SINGLETON_MESSAGE = ("tf.function only supports singleton tf.Variables created on the first call. Make sure the "
                      "tf.Variable is only created once or created outside tf.function. See "
                      "https://www.tensorflow.org/guide/function#creating_tfvariables for more information.")
 NON_FIRST_CALL_MESSAGE = "Creating variables on a non-first call to a function decorated with tf.function."
 
-_local = threading.local()
 # Function (or python function) -> True once it has been traced (weakly keyed: the cache does not keep it alive).
 _traced = weakref.WeakKeyDictionary()
 _CREATED = "created"  # _traced value of a Function whose first trace created variables
@@ -30,12 +30,11 @@ class _State:
         self.created = 0
         self.message = message
 
-
-def _stack():
-    s = getattr(_local, "stack", None)
-    if s is None:
-        s = _local.stack = []
-    return s
+    def on_variable_created(self):
+        """Runs as tf.Variable.__init__ starts: raises if this trace may not create variables."""
+        if not self.allow:
+            raise ValueError(self.message)
+        self.created += 1
 
 
 def _was_traced(fn):
@@ -67,11 +66,8 @@ def _owner(python_function):
 
 
 def _run(trace_once, state, args):
-    _stack().append(state)
-    try:
+    with variable_creation_rule(state.on_variable_created):
         return trace_once(*args)
-    finally:
-        _stack().pop()
 
 
 def trace_with_policy(trace_once, python_function, *args):
@@ -91,32 +87,3 @@ def trace_with_policy(trace_once, python_function, *args):
         graph.trace_passes = 2  # TF counts both traces in experimental_get_tracing_count()
     return graph
 
-
-def on_variable_created():
-    """Called by tf.Variable.__init__: raises if the Function being traced may not create variables."""
-    s = _stack()
-    if not s:
-        return
-    state = s[-1]
-    if not state.allow:
-        raise ValueError(state.message)
-    state.created += 1
-
-
-def lift_initial_value(value):
-    """An eager tensor for a variable's initial value computed while tracing (TF's init_scope lifting).
-
-    A symbolic value that depends on no function input is evaluated now by running its part of the
-    graph; one that depends on an input cannot be lifted.
-    """
-    from eagerflow import _core
-    from eagerflow.framework.tensor import Tensor
-    if not isinstance(value, Tensor) or not value._is_symbolic:
-        return value
-    try:
-        captures = value._graph.captures()  # eager tensors the value reads: fed as they are
-        plan = _core.Plan(value._graph, [ph for _, ph in captures], [value], [])
-        return plan.run([t for t, _ in captures])[0]
-    except Exception as e:
-        raise ValueError(f"The initial value of a tf.Variable created inside a tf.function must not depend on "
-                         f"the function's inputs: {value!r} ({e})") from None

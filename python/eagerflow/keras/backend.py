@@ -1,25 +1,21 @@
 """Keras 3 plumbing: unique object names ("dense", "dense_1"), the path scope stack, keras.Variable."""
 import collections
-import re
 import threading
 
 import numpy as np
 
 from eagerflow import _core
+from eagerflow.keras import initializers
+from eagerflow.module.module import camel_to_snake
 from eagerflow.ops.variables import Variable as _TFVariable
 
 _names = collections.defaultdict(int)  # Keras's global object-name counters (one per base name)
 _local = threading.local()
 
 
-def to_snake_case(name):
-    s = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s).lower()
-
-
 def auto_name(prefix):
     """A fresh name: `prefix` the first time, then `prefix_1`, `prefix_2`, ... (Keras's uid scheme)."""
-    prefix = to_snake_case(prefix)
+    prefix = camel_to_snake(prefix)
     n = _names[prefix]
     _names[prefix] += 1
     return prefix if n == 0 else f"{prefix}_{n}"
@@ -63,7 +59,6 @@ class Variable(_TFVariable):
                              f"Received: name={name}")
         path = current_path(name)
         if isinstance(initializer, str):
-            from eagerflow.keras import initializers
             initializer = initializers.get(initializer)
         if callable(initializer):
             if shape is None:

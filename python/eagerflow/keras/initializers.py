@@ -2,6 +2,7 @@
 import math
 
 from eagerflow.framework import dtypes
+from eagerflow.module.module import camel_to_snake
 from eagerflow.ops import creation_ops, random_ops
 
 
@@ -116,7 +117,7 @@ def get(identifier):
     if identifier is None:
         return None
     if isinstance(identifier, str):
-        cls = _BY_NAME.get(identifier) or _BY_NAME.get(_snake(identifier))
+        cls = _BY_NAME.get(identifier) or _BY_NAME.get(camel_to_snake(identifier))
         if cls is not None:
             return cls()
     elif isinstance(identifier, type) and issubclass(identifier, Initializer):
@@ -124,8 +125,3 @@ def get(identifier):
     elif callable(identifier):
         return identifier
     raise ValueError(f"Could not interpret initializer identifier: {identifier}")
-
-
-def _snake(name):
-    from eagerflow.keras.backend import to_snake_case
-    return to_snake_case(name)

@@ -8,7 +8,7 @@ from eagerflow.keras import activations, backend, initializers
 from eagerflow.module.module import Module
 from eagerflow.ops import array_ops, linalg_ops, math_ops
 from eagerflow.ops.variables import Variable as _TFVariable
-from eagerflow.util import nest
+from eagerflow.framework import nest
 
 
 def _to_tensor(x, dtype):

@@ -3,13 +3,13 @@ import functools
 import re
 
 from eagerflow.framework.ops import name_scope as _name_scope
-from eagerflow.util import nest
+from eagerflow.framework import nest
 
 # Attributes a walk skips: bookkeeping, not model state.
 _IGNORED_ATTRIBUTES = frozenset(["_tf_function_cache", "_scope_name", "_name"])
 
 
-def _camel_to_snake(name):
+def camel_to_snake(name):
     s = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
     return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s).lower()
 
@@ -24,7 +24,7 @@ class Module:
 
     def __init__(self, name=None):
         if name is None:
-            name = _camel_to_snake(type(self).__name__)
+            name = camel_to_snake(type(self).__name__)
         elif not isinstance(name, str) or not name.isidentifier():
             raise ValueError(f"{name!r} is not a valid module name. Module names must be valid Python identifiers "
                              "(e.g. a valid class name).")
@@ -37,7 +37,7 @@ class Module:
         """The module's name (the class name in snake_case by default)."""
         # Subclasses may skip super().__init__() (the guide's models do): derive it then.
         n = self.__dict__.get("_name")
-        return n if n is not None else _camel_to_snake(type(self).__name__)
+        return n if n is not None else camel_to_snake(type(self).__name__)
 
     @property
     def name_scope(self):

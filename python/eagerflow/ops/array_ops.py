@@ -275,4 +275,19 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     return gather(tensor, indices, axis=axis)
 
 
-from eagerflow.ops.slice_ops import _slice_helper, slice, strided_slice  # noqa: E402,F401
+
+def _tensor_iter(self):
+    """Tensor.__iter__: the tensor unstacked along its first dimension (one Unpack op)."""
+    shape = self._shape_tuple
+    if self._is_symbolic:
+        if shape is None or len(shape) == 0:
+            raise TypeError("Cannot iterate over a scalar tensor." if shape == () else
+                            "Cannot iterate over a tensor with unknown shape.")
+        if shape[0] is None:
+            raise TypeError("Cannot iterate over a tensor with unknown first dimension.")
+    elif self.ndim == 0:
+        raise TypeError("Cannot iterate over a scalar tensor.")
+    return iter(unstack(self, num=shape[0]))
+
+
+Tensor.__iter__ = _tensor_iter

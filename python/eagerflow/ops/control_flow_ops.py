@@ -12,8 +12,9 @@ from eagerflow import _core
 from eagerflow.framework import dtypes
 from eagerflow.framework.convert import convert_to_tensor
 from eagerflow.framework.tensor_shape import TensorShape
+from eagerflow.framework.func_graph import FuncGraph
 from eagerflow.ops import _execute
-from eagerflow.util import nest
+from eagerflow.framework import nest
 
 _Tensor = _core.Tensor
 _ids = itertools.count(1)
@@ -33,7 +34,6 @@ class _Branch:
     the structure they pack into."""
 
     def __init__(self, fn, name, input_specs=(), pack_inputs=None):
-        from eagerflow.function.func_graph import FuncGraph
         self.graph = FuncGraph(name)
         with self.graph.as_default():
             self.placeholders = [self.graph._graph.add_placeholder(dt._type_enum, _dims(sh), "Placeholder")

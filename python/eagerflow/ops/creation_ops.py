@@ -7,6 +7,7 @@ from eagerflow import _core
 from eagerflow.framework import dtypes
 from eagerflow.ops._execute import convert_to_tensor, execute1
 from eagerflow.ops.array_ops import _cast, _shape_tensor, broadcast_to, concat, expand_dims, reshape, shape
+from eagerflow.ops.slice_ops import slice as tf_slice
 
 Tensor = _core.Tensor
 # tf.range picks the widest of its arguments' dtypes in this order.
@@ -113,7 +114,6 @@ def linspace(start, stop, num, name=None, axis=0):
     iota = reshape(iota, [n if d == ax else 1 for d in builtins.range(out_rank)])
     res = start_e + iota * delta
     if n > 1:
-        from eagerflow.ops.slice_ops import slice as tf_slice
         size = list(res._shape_tuple)
         size[ax] = n - 1
         res = concat([tf_slice(res, [0] * out_rank, size), stop_e], ax)

@@ -10,8 +10,9 @@ import inspect
 from eagerflow import _core
 from eagerflow.framework.convert import convert_to_tensor
 from eagerflow.ops import _execute
+from eagerflow.ops import variable_registry
 from eagerflow.ops.variables import Variable
-from eagerflow.util import nest
+from eagerflow.framework import nest
 
 
 def stop_gradient(input, name=None):
@@ -46,7 +47,6 @@ def _call(f, args, kwargs):
     finally:
         watcher.pop()
         _core.tape_resume()
-    from eagerflow.eager import variable_registry
     arg_handles = {_core.tensor_key(a._handle) for a in args if isinstance(a, Variable)}
     variables = [v for v in (variable_registry.variable_of(h) for h in watcher.watched_variables())
                  if v is not None and _core.tensor_key(v._handle) not in arg_handles]

@@ -1,4 +1,5 @@
 """Matrix products: tf.linalg.matmul (MatMul for matrices, BatchMatMulV2 for batches)."""
+from eagerflow import _core
 from eagerflow.ops import _execute
 
 
@@ -35,3 +36,29 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
             b = _execute.execute1("Conj", [b])
     return _execute.execute1("BatchMatMulV2", [a, b], {"adj_x": bool(transpose_a or adjoint_a),
                                                       "adj_y": bool(transpose_b or adjoint_b)})
+
+
+def _tensor_matmul(self, other):
+    """Tensor.__matmul__."""
+    try:
+        return matmul(self, other)
+    except (TypeError, ValueError):
+        # As the C++ forward operators: the other operand's reflected operator may answer.
+        reflected = getattr(other, "__rmatmul__", None)
+        if reflected is not None:
+            try:
+                out = reflected(self)
+            except (TypeError, ValueError):
+                out = NotImplemented
+            if out is not NotImplemented:
+                return out
+        raise
+
+
+def _tensor_rmatmul(self, other):
+    """Tensor.__rmatmul__: the other operand converts to self's dtype exactly, as for every TF operator."""
+    return matmul(_core.convert_to_tensor(other, self._dtype_enum, True), self)
+
+
+_core.Tensor.__matmul__ = _tensor_matmul
+_core.Tensor.__rmatmul__ = _tensor_rmatmul

@@ -10,6 +10,7 @@ from eagerflow import _core
 from eagerflow.framework import dtypes
 from eagerflow.framework.convert import convert_to_tensor as _convert_exact
 from eagerflow.ops._execute import attr_dtype, binary_inputs, convert_to_tensor, execute1, hinted_inputs
+from eagerflow.ops.linalg_ops import matmul  # noqa: F401  (TF keeps matmul in math_ops)
 
 _Tensor = _core.Tensor
 _BOOL = dtypes.bool._type_enum
@@ -274,12 +275,6 @@ def _in_dtype(v, dtype):
     if dtype.is_floating and builtins.abs(float(a)) > builtins.abs(v):
         a = np.nextafter(a, np.zeros_like(a))
     return _core.from_numpy(np.asarray(a))
-
-
-def matmul(*args, **kwargs):
-    """tf.linalg.matmul (defined with the linalg ops; forwarded here because TF keeps it in math_ops)."""
-    from eagerflow.ops import linalg_ops
-    return linalg_ops.matmul(*args, **kwargs)
 
 
 # ---- bitwise (tf.bitwise) ----

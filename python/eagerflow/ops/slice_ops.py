@@ -6,7 +6,8 @@ import numpy as np
 
 from eagerflow import _core
 from eagerflow.framework import dtypes
-from eagerflow.ops._execute import convert_to_tensor, execute1
+from eagerflow.ops._execute import binary_inputs, convert_to_tensor, execute1
+from eagerflow.ops.array_ops import _int_tensor, boolean_mask
 
 Tensor = _core.Tensor
 _SLICE_TYPE_ERROR = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
@@ -19,7 +20,6 @@ _INT64_MIN, _INT64_MAX = -(2 ** 63), 2 ** 63 - 1
 def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
                   shrink_axis_mask=0, var=None, name=None):
     """tf.strided_slice: the StridedSlice op with TF's mask semantics."""
-    from eagerflow.ops.array_ops import _int_tensor
     begin = _int_tensor(begin)
     end = _int_tensor(end)
     if strides is None:
@@ -34,7 +34,6 @@ def slice(input_, begin, size, name=None):
     """tf.slice: `size[i]` elements from `begin[i]` in each dimension (-1: to the end)."""
     # Index has no default dtype in TF's op: begin/size take their own, a tensor's dtype fixing the
     # other's (an empty list alone is float32, which the op refuses, as in TF).
-    from eagerflow.ops._execute import binary_inputs
     begin, size = binary_inputs(begin, size)
     return execute1("Slice", [convert_to_tensor(input_), begin, size])
 
@@ -77,7 +76,6 @@ def _slice_helper(tensor, slice_spec, var=None):
     tensors become one StridedSlice; a boolean mask becomes tf.boolean_mask."""
     if (isinstance(slice_spec, bool) or (isinstance(slice_spec, Tensor) and slice_spec.dtype == dtypes.bool)
             or (isinstance(slice_spec, np.ndarray) and slice_spec.dtype == bool)):
-        from eagerflow.ops.array_ops import boolean_mask
         return boolean_mask(tensor, slice_spec)
     if not isinstance(slice_spec, (list, tuple)):
         slice_spec = [slice_spec]
@@ -131,3 +129,14 @@ def _slice_helper(tensor, slice_spec, var=None):
     return execute1("StridedSlice", [tensor] + packed, {
         "begin_mask": begin_mask, "end_mask": end_mask, "ellipsis_mask": ellipsis_mask,
         "new_axis_mask": new_axis_mask, "shrink_axis_mask": shrink_axis_mask})
+
+
+def _getitem(self, key):
+    # pybind11 iterates a sequence after a failed len() without clearing the error, so this can run
+    # with an exception pending; the import statement settles it before a builtin call would turn it
+    # into SystemError (_core.execute given a scalar tensor as its input list).
+    from eagerflow.ops import slice_ops
+    return slice_ops._slice_helper(self, key)
+
+
+Tensor.__getitem__ = _getitem

@@ -16,7 +16,7 @@ from eagerflow.framework import dtypes as _dtypes
 from eagerflow.framework import errors
 from eagerflow.framework.tensor_shape import TensorShape, as_shape
 from eagerflow.ops._execute import execute, execute1, convert_to_tensor
-from eagerflow.types.experimental import TraceType
+from eagerflow.framework.trace import TraceType
 
 Tensor = _core.Tensor
 

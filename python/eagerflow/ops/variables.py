@@ -15,8 +15,34 @@ from eagerflow.ops import _execute
 from eagerflow.framework.convert import convert_to_tensor
 from eagerflow.framework.tensor import Tensor, _numpy_text, _Reference
 from eagerflow.framework.tensor_shape import TensorShape
-from eagerflow.function import variable_policy as _variable_policy
-from eagerflow.eager import variable_registry as _variable_registry
+from eagerflow.framework.default_stack import DefaultStack
+from eagerflow.ops import variable_registry as _variable_registry
+
+# The variable-creation rule of the trace in progress on this thread: tf.function installs it (ops
+# sit below tf.function), and it runs before each tf.Variable is made, which it may refuse.
+_creation_rules = DefaultStack()
+
+
+def variable_creation_rule(rule):
+    """Runs `rule()` before each tf.Variable created on this thread while the block runs."""
+    return _creation_rules.get_controller(rule)
+
+
+def _lift_initial_value(value):
+    """An eager tensor for a variable's initial value computed while tracing (TF's init_scope lifting).
+
+    A symbolic value that depends on no function input is evaluated now by running its part of the
+    graph; one that depends on an input cannot be lifted.
+    """
+    if not isinstance(value, Tensor) or not value._is_symbolic:
+        return value
+    try:
+        captures = value._graph.captures()  # eager tensors the value reads: fed as they are
+        plan = _core.Plan(value._graph, [ph for _, ph in captures], [value], [])
+        return plan.run([t for t, _ in captures])[0]
+    except Exception as e:
+        raise ValueError(f"The initial value of a tf.Variable created inside a tf.function must not depend on "
+                         f"the function's inputs: {value!r} ({e})") from None
 
 
 class VariableSynchronization(enum.Enum):
@@ -67,7 +93,9 @@ class Variable:
         if constraint is not None and not callable(constraint):
             raise ValueError(f"Argument `constraint` must be None or a callable. a callable. Got a "
                              f"{type(constraint)}:  {constraint}")
-        _variable_policy.on_variable_created()  # while tracing, only a Function's first trace may create variables
+        rule = _creation_rules.get_default()
+        if rule is not None:  # while tracing, only a Function's first trace may create variables
+            rule()
         in_trace = _core.current_graph() is not None
         if in_trace:
             # Lifted out of the function graph (TF's init_scope): the variable and its initial value
@@ -76,7 +104,7 @@ class Variable:
             with init_scope():
                 if callable(initial_value):
                     initial_value = initial_value()
-                initial_value = _variable_policy.lift_initial_value(initial_value)
+                initial_value = _lift_initial_value(initial_value)
                 if not isinstance(initial_value, Tensor):
                     initial_value = convert_to_tensor(initial_value, dtype=dtypes.as_dtype(dtype) if dtype else None)
         elif callable(initial_value):

@@ -6,7 +6,8 @@ import types
 import weakref
 
 from eagerflow.autograph.converters import functions
-from eagerflow.autograph.pyct import loader, naming, parser, unparser
+from eagerflow.autograph.impl import loader
+from eagerflow.autograph.pyct import naming, parser, unparser
 from eagerflow.autograph.pyct.parser import ConversionError
 
 _code_cache = {}  # code object -> (converted code object, source text) or ConversionError

@@ -3,7 +3,7 @@ iterable is a symbolic tensor, plain Python otherwise. Loop and branch variables
 the consistency graph control flow needs, with errors naming the variable (TF's messages)."""
 from eagerflow.autograph.operators.variables import Undefined, UndefinedReturnValue
 from eagerflow.framework.tensor import Tensor
-from eagerflow.util import nest
+from eagerflow.framework import nest
 
 _PY_SCALARS = (bool, int, float, complex, str, bytes)
 

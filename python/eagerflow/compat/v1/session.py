@@ -1,30 +1,16 @@
 """tf.compat.v1.Session: runs parts of a tf.Graph. Each distinct (fetches, feeds) signature is
 compiled once into a C++ Plan and cached; later runs only convert feeds and results."""
-import threading
-
 import numpy as np
 
 from eagerflow import _core
 from eagerflow.framework import dtypes
 from eagerflow.framework import ops
+from eagerflow.framework.config import list_logical_devices
 from eagerflow.framework.tensor import Tensor
 from eagerflow.framework.tensor_shape import TensorShape
-from eagerflow.util import nest
+from eagerflow.framework import nest
 
-_local = threading.local()
-
-
-def _session_stack():
-    s = getattr(_local, "stack", None)
-    if s is None:
-        s = _local.stack = []
-    return s
-
-
-def get_default_session():
-    """The innermost session of `with sess:` / `sess.as_default()` on this thread, or None."""
-    s = _session_stack()
-    return s[-1] if s else None
+get_default_session = ops.get_default_session
 
 
 class _Fetch:
@@ -36,7 +22,7 @@ class _Fetch:
         self.tensor, self.op = tensor, op
 
 
-class BaseSession:
+class BaseSession(ops.SessionInterface):
     """The shared part of Session and InteractiveSession."""
 
     def __init__(self, target="", graph=None, config=None):
@@ -68,10 +54,9 @@ class BaseSession:
         self._plans.clear()
 
     def as_default(self):
-        return _DefaultSession(self)
+        return ops.default_session(self)
 
     def list_devices(self):
-        from eagerflow.config import list_logical_devices
         return list_logical_devices()
 
     # --- run ------------------------------------------------------------------------------------
@@ -82,11 +67,8 @@ class BaseSession:
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
         # Running is eager work even inside `with graph.as_default()`: feeds convert to values.
-        prev = _core.set_graph(None)
-        try:
+        with ops.init_scope():
             return self._run(fetches, feed_dict)
-        finally:
-            _core.set_graph(prev)
 
     def _run(self, fetches, feed_dict):
         flat = nest.flatten(fetches)
@@ -193,21 +175,6 @@ def _feed_value(key, value):
     if not shape.is_compatible_with(TensorShape(arr.shape)):
         raise ValueError(f"Cannot feed value of shape {arr.shape} for Tensor {key.name}, which has shape {shape}")
     return _core.convert_to_tensor(arr)
-
-
-class _DefaultSession:
-    """`sess.as_default()`: makes the session the default one while the block runs."""
-
-    def __init__(self, session):
-        self._session = session
-
-    def __enter__(self):
-        _session_stack().append(self._session)
-        return self._session
-
-    def __exit__(self, *exc):
-        _session_stack().pop()
-        return False
 
 
 class Session(BaseSession):

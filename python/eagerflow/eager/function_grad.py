@@ -10,11 +10,12 @@ recomputing them. A plain call, or a gradient that reaches the saved values (hig
 _CallBackward instead, which re-executes the forward nodes (`_core.inline_function`) inside the
 backward function; side-effect-only nodes (assignments, prints) are not re-run.
 """
-import contextlib
-
 from eagerflow import _core
 from eagerflow.framework import dtypes
 from eagerflow.framework.gradient_registry import RegisterGradient
+from eagerflow.framework.building import building
+from eagerflow.eager.backprop import GradientTape
+from eagerflow.ops import variable_registry
 from eagerflow.ops._execute import execute, execute1
 
 _Tensor = _core.Tensor
@@ -24,16 +25,6 @@ def trainable(dtype):
     """Dtypes that carry gradients through function boundaries (floating, complex, variant)."""
     dtype = dtypes.as_dtype(dtype)
     return dtype.is_floating or dtype.is_complex or dtype == dtypes.variant
-
-
-@contextlib.contextmanager
-def building(graph):
-    """Makes `graph` (a _core.Graph) the graph being built on this thread."""
-    prev = _core.set_graph(graph)
-    try:
-        yield graph
-    finally:
-        _core.set_graph(prev)
 
 
 def new_graph(name):
@@ -66,7 +57,6 @@ def zeros_like(t):
 
 def variable_zeros(handle):
     """Zeros shaped like the variable behind resource `handle` (its gradient where it is unused)."""
-    from eagerflow.eager import variable_registry
     from eagerflow.ops.creation_ops import zeros
     v = variable_registry.variable_of(handle)
     if v is not None and v.shape.is_fully_defined():
@@ -78,7 +68,6 @@ def vjp(fn, args, src_pos, handles, out_pos, out_grads, run=_core.inline_functio
     """In the graph being built: re-executes GraphFunction `fn` on `args` under a tape and returns
     the gradients (None where unconnected) of its outputs `out_pos` (weighted by `out_grads`)
     w.r.t. `args[i]` for i in `src_pos`, then w.r.t. each resource handle in `handles`."""
-    from eagerflow.eager.backprop import GradientTape
     with GradientTape(persistent=False, watch_accessed_variables=False) as tape:
         for i in src_pos:
             tape.watch(args[i])

@@ -17,8 +17,9 @@ import numpy as np
 from eagerflow import _core
 from eagerflow.framework import dtypes
 from eagerflow.framework.gradient_registry import RegisterGradient
+from eagerflow.ops import variable_registry
 from eagerflow.ops._execute import convert_to_tensor, execute, execute1
-from eagerflow.ops.function_grad import (building, check_recomputable, dims_of, entry_positions, function_op, new_graph, own,
+from eagerflow.eager.function_grad import (building, check_recomputable, dims_of, entry_positions, function_op, new_graph, own,
                                          placeholder_like, trainable, variable_zeros, vjp, zeros_like)
 
 
@@ -109,7 +110,6 @@ def _if_grad(op, *grads):
 
 
 def _handle_dims(handle):
-    from eagerflow.eager import variable_registry
     v = variable_registry.variable_of(handle)
     if v is None or v.shape.rank is None:
         return None
@@ -218,7 +218,6 @@ def _element_shape(dims):
 
 
 def _variable(handle):
-    from eagerflow.eager import variable_registry
     v = variable_registry.variable_of(handle)
     if v is None:
         raise ValueError("While gradient: a variable read in the loop body no longer exists")

@@ -1,0 +1,28 @@
+"""FuncGraph: the tf.Graph that tf.function, cond and while_loop trace into (nested in the graph
+being built, whose tensors it captures)."""
+from eagerflow import _core
+from eagerflow.framework.ops import Graph
+
+
+class FuncGraph(Graph):
+    """The graph of one trace of a tf.function (tf.Graph subclass)."""
+
+    def __init__(self, name):
+        super().__init__()
+        self.name = name
+        self._graph.name = name
+        self._graph.captures_eager_tensors = True  # eager tensors used inside are fed at call time
+        self.inputs = []
+        self.outputs = []
+        self.structured_input_signature = None
+        self.structured_outputs = None
+        outer = _core.current_graph()
+        if outer is not None:
+            self._graph.set_outer(outer)
+
+    @property
+    def captures(self):
+        return self._graph.captures()
+
+    def __repr__(self):
+        return "FuncGraph(name=%s, id=%d)" % (self.name, id(self))
