@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include <Eigen/Core>  // Eigen::half, the float16 storage and arithmetic type
+#include "core/half.h"
 
 namespace ef {
 
@@ -26,7 +26,6 @@ enum class DType : int {
   kVariant = 21,   // opaque values such as TensorLists (TensorArray in graphs)
 };
 
-using half = Eigen::half;
 using complex64 = std::complex<float>;
 
 const char* dtype_name(DType t);          // TF name: "float32", "int32", "string", ...

@@ -12,7 +12,7 @@
 #define EF_TF_LIST_BITWISE "int8, int16, int32, int64, uint8, uint16, uint32, uint64"
 #define EF_TF_LIST_FLOAT_COMPLEX "half, bfloat16, float, double, complex64, complex128"
 
-#define EF_BINARY_OPS(X)                                                                                        \
+#define EF_BINARY_ARITH_OPS(X)                                                                                     \
   X(Sub, "x", "y", kTypesNumeric,                                                                                         \
     "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, int64, complex64, complex128, uint32, "  \
     "uint64",                                                                                                   \
@@ -27,7 +27,9 @@
   X(Maximum, "x", "y", kTypesReal, EF_TF_LIST_MINMAX, kBlockAll)                                                          \
   X(Minimum, "x", "y", kTypesReal, EF_TF_LIST_MINMAX, kBlockAll)                                                          \
   X(SquaredDifference, "x", "y", kTypesNumeric, "bfloat16, half, float, double, int32, int64, complex64, complex128",     \
-    kBlockAll)                                                                                                  \
+    kBlockAll)
+
+#define EF_BINARY_MATH_OPS(X)                                                                                   \
   X(Atan2, "y", "x", kTypesFloat, "bfloat16, half, float, double", kBlockFloats)                                          \
   X(Xlogy, "x", "y", kTypesFloat | kTypesComplex, EF_TF_LIST_FLOAT_COMPLEX, kBlockFloats)                                 \
   X(Xdivy, "x", "y", kTypesFloat | kTypesComplex, EF_TF_LIST_FLOAT_COMPLEX, kBlockFloats)                                 \
@@ -39,3 +41,5 @@
   X(BitwiseXor, "x", "y", kTypesInt, EF_TF_LIST_BITWISE, kBlockInts)                                                      \
   X(LeftShift, "x", "y", kTypesInt, EF_TF_LIST_BITWISE, kBlockInts)                                                       \
   X(RightShift, "x", "y", kTypesInt, EF_TF_LIST_BITWISE, kBlockInts)
+
+#define EF_BINARY_OPS(X) EF_BINARY_ARITH_OPS(X) EF_BINARY_MATH_OPS(X)

@@ -1,20 +1,21 @@
-// CPU kernels for binary elementwise ops: the table's ops (ops/binary_op_table.h, math in
-// binary_functors.h) through one broadcasting kernel, plus AddV2 (strings too), Pow (integer
-// exponents are checked), comparisons and logical ops. Float ops propagate NaN like TF.
+// CPU kernels for binary elementwise ops: the arithmetic ops of the table (ops/binary_op_table.h,
+// math in binary_functors.h; binary_math.cc has the others) through one broadcasting kernel, plus
+// AddV2 (strings too), Pow (integer exponents are checked), comparisons and logical ops. Float ops
+// propagate NaN like TF.
 #include <cmath>
 #include <limits>
 #include <type_traits>
 
 #include "kernels/cpu/binary_functors.h"
-#include "kernels/cpu/broadcast.h"
-#include "kernels/cpu/elementwise_blocks.h"
+#include "kernels/cpu/binary_kernel.h"
 #include "kernels/cpu/predicate_blocks.h"
 #include "kernels/cpu/wrapping.h"
 #include "ops/binary_op_table.h"
-#include "ops/op_util.h"
 
 namespace ef {
 namespace {
+
+using namespace binary_kernel;  // NOLINT: the kernels' shared machinery
 
 using binary_functors::is_nan;
 
@@ -26,48 +27,6 @@ inline T int_pow(T base, T exp) {
     b *= b;
   }
   return static_cast<T>(result);
-}
-
-template <typename T>
-void check_int_divisor(const TensorImpl& y) {
-  if constexpr (std::is_integral_v<T>) {
-    const T* p = y.data<T>();
-    for (int64_t i = 0; i < y.num_elements(); ++i)
-      if (p[i] == 0) throw_error(Code::kInvalidArgument, "Integer division by zero");
-  }
-}
-
-// Allocates the broadcast output and checks dtypes; returns the output.
-TensorImpl* prepare(KernelContext& c, unsigned types, DType out_dtype = DType::kInvalid) {
-  const TensorImpl& x = *c.input(0);
-  const TensorImpl& y = *c.input(1);
-  check_same_dtype(c.op, x.dtype(), y.dtype(), 1);
-  check_type(c.op, x.dtype(), types);
-  Shape s = (x.shape() == y.shape()) ? x.shape() : broadcast_shapes(x.shape(), y.shape());
-  return c.allocate_output(0, out_dtype == DType::kInvalid ? x.dtype() : out_dtype, s);
-}
-
-#define EF_UNSUPPORTED(c) check_type(c.op, c.input(0)->dtype(), 0)
-
-#define EF_DISPATCH_NUMERIC(DTYPE, DEFAULT, ...)      \
-  switch (DTYPE) {                                    \
-    EF_CASES_REAL(__VA_ARGS__)                        \
-    EF_CASE(kComplex64, ::ef::complex64, __VA_ARGS__) \
-    default: DEFAULT;                                 \
-  }
-
-// One kernel for every op of the table: F's math over the dtypes in Types.
-template <class F, unsigned Types>
-void table_kernel(KernelContext& c) {
-  TensorImpl* out = prepare(c, Types);
-  EF_DISPATCH_NUMERIC(out->dtype(), EF_UNSUPPORTED(c), {
-    if constexpr ((Types & dtype_bit(DTypeOf<T>::value)) != 0) {
-      if constexpr (F::kIntDivisor) check_int_divisor<T>(*c.input(1));
-      binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return F()(a, b); });
-    } else {
-      EF_UNSUPPORTED(c);
-    }
-  });
 }
 
 struct add_op {
@@ -181,42 +140,11 @@ EF_REGISTER_CPU_KERNEL("NotEqual", not_equal_kernel);
 
 // ---- block functions for elementwise fusion (graph/passes/fusion.cc) ----
 
-// out[i] = F(a[i], b[i]): the per-element expression of the eager kernel (binary_loop applies
-// the same functor, also when one operand is a broadcast scalar).
-template <class F, class T>
-void binary_block(const T* a, const T* b, T* out, int64_t n) {
-  const F f;
-  for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b[i]);
-}
-
-// kFloats: float32/float64 only (integer division and pow can fail, so they are not fused).
-enum BlockTypes { kBlockFloats = 1, kBlockInts = 2, kBlockAll = 3 };
-
-template <class F, int Types>
-struct BinaryBlockRegistrar {
-  explicit BinaryBlockRegistrar(const char* name) {
-    if constexpr ((Types & kBlockFloats) != 0) {
-      register_binary_block<float>(name, binary_block<F, float>);
-      register_binary_block<double>(name, binary_block<F, double>);
-    }
-    if constexpr ((Types & kBlockInts) != 0) {
-      register_binary_block<int32_t>(name, binary_block<F, int32_t>);
-      register_binary_block<int64_t>(name, binary_block<F, int64_t>);
-    }
-  }
-};
-#define EF_REGISTER_BINARY_BLOCK(NAME, F, TYPES) \
-  static BinaryBlockRegistrar<F, TYPES> EF_CONCAT(ef_binary_block_, __COUNTER__)(NAME)
-
 EF_REGISTER_BINARY_BLOCK("AddV2", add_op, kBlockAll);
 EF_REGISTER_BINARY_BLOCK("Pow", float_pow_op, kBlockFloats);
 
-// The table's ops: a kernel and block functions each.
-#define EF_TABLE_BINARY_KERNEL(NAME, X, Y, TYPES, LIST, BLOCKS)                  \
-  EF_REGISTER_CPU_KERNEL(#NAME, (table_kernel<binary_functors::NAME, TYPES>)); \
-  EF_REGISTER_BINARY_BLOCK(#NAME, binary_functors::NAME, BLOCKS);
-EF_BINARY_OPS(EF_TABLE_BINARY_KERNEL)
-#undef EF_TABLE_BINARY_KERNEL
+EF_BINARY_ARITH_OPS(EF_TABLE_BINARY_KERNEL)
+
 
 // ---- predicates for the scalar loop interpreter (kernels/cpu/scalar_loop.cc) ----
 

@@ -18,7 +18,7 @@ namespace binary_functors {
 template <typename T>
 inline bool is_nan(T v) {
   if constexpr (std::is_floating_point_v<T>) return std::isnan(v);
-  else if constexpr (std::is_same_v<T, half>) return Eigen::numext::isnan(v);
+  else if constexpr (std::is_same_v<T, half>) return ef::isnan(v);
   else return false;
 }
 
@@ -134,9 +134,9 @@ struct NextAfter {
       const float x = static_cast<float>(a);
       const float y = static_cast<float>(b);
       if (x == y) return b;
-      if (x == 0) return Eigen::numext::bit_cast<half>(static_cast<uint16_t>(y > 0 ? 1 : 0x8001));
-      const uint16_t bits = Eigen::numext::bit_cast<uint16_t>(a);
-      return Eigen::numext::bit_cast<half>(static_cast<uint16_t>(((x < y) == (x > 0)) ? bits + 1 : bits - 1));
+      if (x == 0) return half::from_bits(static_cast<uint16_t>(y > 0 ? 1 : 0x8001));
+      const uint16_t bits = a.bits;
+      return half::from_bits(static_cast<uint16_t>(((x < y) == (x > 0)) ? bits + 1 : bits - 1));
     } else {
       return std::nextafter(a, b);
     }

@@ -13,7 +13,7 @@ namespace {
 
 template <class T>
 inline bool is_nan(T v) {
-  if constexpr (std::is_same_v<T, half>) return Eigen::numext::isnan(v);
+  if constexpr (std::is_same_v<T, half>) return ef::isnan(v);
   else if constexpr (std::is_floating_point_v<T>) return std::isnan(v);
   else return false;
 }

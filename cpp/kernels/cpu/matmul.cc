@@ -1,101 +1,15 @@
-// CPU MatMul / BatchMatMulV2 through Eigen's GEMM. Eigen is built single-threaded, so large
-// products are split by output rows (or columns, or batches) across parallel_for. float16
-// multiplies in float; int32/int64 go through unsigned types so overflow wraps like TF.
+// CPU MatMul / BatchMatMulV2: shapes, broadcasting of batches and dtypes here, the products in
+// batch_gemm (gemm.h: Eigen's GEMM split across threads). float16 multiplies in float;
+// int32/int64 go through unsigned types so overflow wraps like TF.
 
-// Eigen's AVX-512 complex GEMM packing trips GCC 12 (maybe-)uninitialized false positives
-// inside avxintrin.h; the pragma must precede every include to cover those headers.
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-
-#include <Eigen/Core>
 #include <vector>
 
 #include "kernels/cpu/broadcast.h"
+#include "kernels/cpu/gemm.h"
 #include "ops/linalg_ops.h"
 
 namespace ef {
 namespace {
-
-template <typename S>
-using RowMat = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
-// Below this many multiply-adds a product runs on one thread (thread wake-up costs more).
-constexpr int64_t kParallelMacs = int64_t(1) << 17;
-
-template <bool kConj, typename X>
-auto maybe_conj(const X& x) {
-  if constexpr (kConj) return x.conjugate();
-  else return x;
-}
-
-// C = op(A) @ op(B) where A, B are (possibly transposed) Eigen views; splits C across threads.
-template <bool CA, bool CB, typename S, typename EA, typename EB>
-void gemm_run(const EA& A, const EB& B, S* c, bool parallel) {
-  const int64_t M = A.rows(), N = B.cols(), K = A.cols();
-  Eigen::Map<RowMat<S>> C(c, M, N);
-  const int64_t nt = num_threads();
-  if (!parallel || nt <= 1 || M * N * K < kParallelMacs) {
-    C.noalias() = maybe_conj<CA>(A) * maybe_conj<CB>(B);
-    return;
-  }
-  if (M >= N) {
-    const int64_t grain = ((M + nt - 1) / nt + 7) / 8 * 8;
-    parallel_for(M, grain, [&](int64_t s, int64_t e) {
-      C.middleRows(s, e - s).noalias() = maybe_conj<CA>(A.middleRows(s, e - s)) * maybe_conj<CB>(B);
-    });
-  } else {
-    const int64_t grain = ((N + nt - 1) / nt + 7) / 8 * 8;
-    parallel_for(N, grain, [&](int64_t s, int64_t e) {
-      C.middleCols(s, e - s).noalias() = maybe_conj<CA>(A) * maybe_conj<CB>(B.middleCols(s, e - s));
-    });
-  }
-}
-
-// c[M, N] = op(a) @ op(b); a is stored row-major as [M, K] ([K, M] when ta), b as [K, N]
-// ([N, K] when tb); ca/cb conjugate (complex adjoint).
-template <typename S>
-void gemm(const S* a, const S* b, S* c, int64_t M, int64_t N, int64_t K, bool ta, bool tb, bool ca, bool cb,
-          bool parallel) {
-  if (M == 0 || N == 0) return;
-  if (K == 0) {
-    std::fill(c, c + M * N, S(0));
-    return;
-  }
-  Eigen::Map<const RowMat<S>> Am(a, ta ? K : M, ta ? M : K), Bm(b, tb ? N : K, tb ? K : N);
-  constexpr bool kComplex = std::is_same_v<S, complex64>;
-  auto with_a = [&](const auto& A, auto conj_a) {
-    constexpr bool CA = decltype(conj_a)::value;
-    if (!tb) gemm_run<CA, false, S>(A, Bm, c, parallel);
-    else if (kComplex && cb) gemm_run<CA, kComplex, S>(A, Bm.transpose(), c, parallel);
-    else gemm_run<CA, false, S>(A, Bm.transpose(), c, parallel);
-  };
-  if (!ta) with_a(Am, std::false_type());
-  else if (kComplex && ca) with_a(Am.transpose(), std::integral_constant<bool, kComplex>());
-  else with_a(Am.transpose(), std::false_type());
-}
-
-struct MatDims {
-  int64_t M, N, K;
-  bool ta, tb, ca, cb;
-};
-
-// Runs every batch's product; x_off/y_off give each output batch's input matrices (broadcast).
-template <typename S>
-void batch_gemm(const S* x, const S* y, S* out, const std::vector<int64_t>& x_off, const std::vector<int64_t>& y_off,
-                const MatDims& d) {
-  const int64_t B = static_cast<int64_t>(x_off.size());
-  const int64_t xs = d.M * d.K, ys = d.K * d.N, os = d.M * d.N, macs = d.M * d.N * d.K;
-  auto one = [&](int64_t i, bool parallel) {
-    gemm<S>(x + x_off[i] * xs, y + y_off[i] * ys, out + i * os, d.M, d.N, d.K, d.ta, d.tb, d.ca, d.cb, parallel);
-  };
-  if (B > 1 && (macs < kParallelMacs || B >= 4 * num_threads())) {
-    parallel_for(B, std::max<int64_t>(1, kParallelMacs / std::max<int64_t>(macs, 1)), [&](int64_t s, int64_t e) {
-      for (int64_t i = s; i < e; ++i) one(i, false);
-    });
-  } else {
-    for (int64_t i = 0; i < B; ++i) one(i, true);
-  }
-}
 
 template <typename S>
 void run_typed(const TensorImpl& x, const TensorImpl& y, TensorImpl* out, const std::vector<int64_t>& x_off,

@@ -14,14 +14,14 @@ namespace ef {
 template <typename A>
 inline A lowest_value() {
   if constexpr (std::is_same_v<A, bool>) return false;
-  else if constexpr (std::is_same_v<A, half>) return -Eigen::NumTraits<half>::infinity();
+  else if constexpr (std::is_same_v<A, half>) return -std::numeric_limits<half>::infinity();
   else if constexpr (std::is_floating_point_v<A>) return -std::numeric_limits<A>::infinity();
   else return std::numeric_limits<A>::lowest();
 }
 template <typename A>
 inline A highest_value() {
   if constexpr (std::is_same_v<A, bool>) return true;
-  else if constexpr (std::is_same_v<A, half>) return Eigen::NumTraits<half>::infinity();
+  else if constexpr (std::is_same_v<A, half>) return std::numeric_limits<half>::infinity();
   else if constexpr (std::is_floating_point_v<A>) return std::numeric_limits<A>::infinity();
   else return std::numeric_limits<A>::max();
 }

@@ -1,0 +1,88 @@
+// The machinery of the broadcasting binary kernels (binary*.cc): the output, the dtype dispatch,
+// one kernel for any functor, and registration of a functor's fusion block functions.
+#pragma once
+#include <type_traits>
+
+#include "kernels/cpu/broadcast.h"
+#include "kernels/cpu/elementwise_blocks.h"
+#include "ops/op_util.h"
+
+namespace ef {
+namespace binary_kernel {
+
+template <typename T>
+void check_int_divisor(const TensorImpl& y) {
+  if constexpr (std::is_integral_v<T>) {
+    const T* p = y.data<T>();
+    for (int64_t i = 0; i < y.num_elements(); ++i)
+      if (p[i] == 0) throw_error(Code::kInvalidArgument, "Integer division by zero");
+  }
+}
+
+// Allocates the broadcast output and checks dtypes; returns the output.
+inline TensorImpl* prepare(KernelContext& c, unsigned types, DType out_dtype = DType::kInvalid) {
+  const TensorImpl& x = *c.input(0);
+  const TensorImpl& y = *c.input(1);
+  check_same_dtype(c.op, x.dtype(), y.dtype(), 1);
+  check_type(c.op, x.dtype(), types);
+  Shape s = (x.shape() == y.shape()) ? x.shape() : broadcast_shapes(x.shape(), y.shape());
+  return c.allocate_output(0, out_dtype == DType::kInvalid ? x.dtype() : out_dtype, s);
+}
+
+#define EF_UNSUPPORTED(c) check_type(c.op, c.input(0)->dtype(), 0)
+
+#define EF_DISPATCH_NUMERIC(DTYPE, DEFAULT, ...)      \
+  switch (DTYPE) {                                    \
+    EF_CASES_REAL(__VA_ARGS__)                        \
+    EF_CASE(kComplex64, ::ef::complex64, __VA_ARGS__) \
+    default: DEFAULT;                                 \
+  }
+
+// One kernel for every op of the table: F's math over the dtypes in Types.
+template <class F, unsigned Types>
+void table_kernel(KernelContext& c) {
+  TensorImpl* out = prepare(c, Types);
+  EF_DISPATCH_NUMERIC(out->dtype(), EF_UNSUPPORTED(c), {
+    if constexpr ((Types & dtype_bit(DTypeOf<T>::value)) != 0) {
+      if constexpr (F::kIntDivisor) check_int_divisor<T>(*c.input(1));
+      binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return F()(a, b); });
+    } else {
+      EF_UNSUPPORTED(c);
+    }
+  });
+}
+
+// out[i] = F(a[i], b[i]): the per-element expression of the eager kernel (binary_loop applies
+// the same functor, also when one operand is a broadcast scalar).
+template <class F, class T>
+void binary_block(const T* a, const T* b, T* out, int64_t n) {
+  const F f;
+  for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b[i]);
+}
+
+// kFloats: float32/float64 only (integer division and pow can fail, so they are not fused).
+enum BlockTypes { kBlockFloats = 1, kBlockInts = 2, kBlockAll = 3 };
+
+template <class F, int Types>
+struct BinaryBlockRegistrar {
+  explicit BinaryBlockRegistrar(const char* name) {
+    if constexpr ((Types & kBlockFloats) != 0) {
+      register_binary_block<float>(name, binary_block<F, float>);
+      register_binary_block<double>(name, binary_block<F, double>);
+    }
+    if constexpr ((Types & kBlockInts) != 0) {
+      register_binary_block<int32_t>(name, binary_block<F, int32_t>);
+      register_binary_block<int64_t>(name, binary_block<F, int64_t>);
+    }
+  }
+};
+#define EF_REGISTER_BINARY_BLOCK(NAME, F, TYPES) \
+  static ::ef::binary_kernel::BinaryBlockRegistrar<F, TYPES> EF_CONCAT(ef_binary_block_, __COUNTER__)(NAME)
+
+}  // namespace binary_kernel
+}  // namespace ef
+
+// Registers the kernel and block functions of the table's op NAME (binary_functors.h's NAME).
+#define EF_TABLE_BINARY_KERNEL(NAME, X, Y, TYPES, LIST, BLOCKS)                                     \
+  EF_REGISTER_CPU_KERNEL(#NAME, (::ef::binary_kernel::table_kernel<::ef::binary_functors::NAME, TYPES>)); \
+  EF_REGISTER_BINARY_BLOCK(#NAME, ::ef::binary_functors::NAME, ::ef::binary_kernel::BLOCKS);

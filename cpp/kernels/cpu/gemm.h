@@ -1,0 +1,23 @@
+// Batched matrix products (Eigen's GEMM, split across threads by rows, columns or batches).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/dtype.h"
+
+namespace ef {
+
+// c[M, N] = op(a) @ op(b) per batch; a is stored row-major as [M, K] ([K, M] when ta), b as
+// [K, N] ([N, K] when tb); ca/cb conjugate (complex adjoint).
+struct MatDims {
+  int64_t M, N, K;
+  bool ta, tb, ca, cb;
+};
+
+// Runs every batch's product; x_off/y_off give each output batch's input matrices (broadcast).
+// Instantiated for float, double, complex64 and uint32/uint64 (wrapping integer products).
+template <typename S>
+void batch_gemm(const S* x, const S* y, S* out, const std::vector<int64_t>& x_off, const std::vector<int64_t>& y_off,
+                const MatDims& d);
+
+}  // namespace ef
