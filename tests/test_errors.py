@@ -29,7 +29,7 @@ def test_class_hierarchy_and_codes(name, code):
     e = cls(None, None, "boom")
     assert e.error_code == code and e.message == "boom" and str(e) == "boom"
     assert e.op is None and e.node_def is None
-    assert tf.errors.exception_type_from_error_code(code) is cls
+    assert tf.compat.v1.errors.exception_type_from_error_code(code) is cls
 
 
 def test_op_error_base():

@@ -1,4 +1,4 @@
-"""TF1 graph-building helpers of tf.compat.v1: placeholder, the default graph, initializers and
+"""The TF1 graph-building functions of tf.compat.v1: placeholder, the default graph, initializers and
 switching eager execution off."""
 import threading
 
