@@ -8,8 +8,8 @@ builds a new optimizer after the first trace gets TF's singleton-variable ValueE
 import warnings
 
 from eagerflow.framework import dtypes
-from eagerflow.keras import backend
-from eagerflow.keras.optimizers.schedules import LearningRateSchedule
+from eagerflow.keras import _backend as backend
+from eagerflow.keras._optimizers.learning_rate_schedule import LearningRateSchedule
 from eagerflow.ops import math_ops, nn_ops, reduction_ops
 
 _LR_MESSAGE = ("Argument `learning_rate` should be float, or an instance of LearningRateSchedule, or a callable "

@@ -1,5 +1,5 @@
 """tf.keras.optimizers.SGD: gradient descent with optional (Nesterov) momentum, Keras 3's update rule."""
-from eagerflow.keras.optimizers.base_optimizer import Optimizer
+from eagerflow.keras._optimizers.base_optimizer import Optimizer
 from eagerflow.ops import math_ops
 
 

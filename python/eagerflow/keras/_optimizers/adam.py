@@ -1,5 +1,5 @@
 """tf.keras.optimizers.Adam: Keras 3's update with bias correction folded into the step size (and AMSGrad)."""
-from eagerflow.keras.optimizers.base_optimizer import Optimizer
+from eagerflow.keras._optimizers.base_optimizer import Optimizer
 from eagerflow.ops import math_ops
 
 
