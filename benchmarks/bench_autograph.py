@@ -9,7 +9,7 @@ import os
 import pytest
 
 import eagerflow as tf
-from eagerflow.autograph.impl import conversion
+from eagerflow.autograph._impl import conversion
 
 LOOP_STEPS = int(os.environ.get("BENCH_LOOP_STEPS", "100000"))
 

@@ -2,11 +2,11 @@
 `with ag__.FunctionScope(...) as fscope:` (TF's shape). Nested functions are converted first."""
 import ast
 
-from eagerflow.autograph.converters import (asserts, base, break_statements, call_trees, conditional_expressions,
+from eagerflow.autograph._converters import (asserts, base, break_statements, call_trees, conditional_expressions,
                                            continue_statements, control_flow, logical_expressions,
                                            return_statements, variables)
-from eagerflow.autograph.pyct import analysis
-from eagerflow.autograph.pyct.parser import ConversionError
+from eagerflow.autograph._pyct import analysis
+from eagerflow.autograph._pyct.parser import ConversionError
 
 TOP_OPTIONS = ("ag__.ConversionOptions(recursive=True, user_requested=True, optional_features=(), "
                "internal_convert_user_code=True)")

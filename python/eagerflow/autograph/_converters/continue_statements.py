@@ -2,7 +2,7 @@
 `if not continue_`, so loop bodies have no jumps left."""
 import ast
 
-from eagerflow.autograph.converters import base
+from eagerflow.autograph._converters import base
 
 
 def _has_continue(stmts):

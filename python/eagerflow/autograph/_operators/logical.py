@@ -4,7 +4,7 @@ from eagerflow.framework.tensor import Tensor
 
 
 def _symbolic(x):
-    from eagerflow.autograph.operators.control_flow import is_symbolic
+    from eagerflow.autograph._operators.control_flow import is_symbolic
     return is_symbolic(x)
 
 

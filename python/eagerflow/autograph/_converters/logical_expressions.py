@@ -2,7 +2,7 @@
 when an operand is a tensor."""
 import ast
 
-from eagerflow.autograph.converters import base
+from eagerflow.autograph._converters import base
 
 
 class _Logical(base.ScopedTransformer):

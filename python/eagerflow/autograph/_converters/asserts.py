@@ -1,7 +1,7 @@
 """`assert test, msg` becomes ag__.assert_stmt(test, lambda: msg): a runtime assertion on tensors."""
 import ast
 
-from eagerflow.autograph.converters import base
+from eagerflow.autograph._converters import base
 
 
 class _Asserts(base.ScopedTransformer):

@@ -3,7 +3,7 @@ closure cells (so later changes of free variables are seen), defaults and the ag
 import ast
 import types
 
-from eagerflow.autograph.converters import base
+from eagerflow.autograph._converters import base
 
 
 def compile_function(node, fn, filename):

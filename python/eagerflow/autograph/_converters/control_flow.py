@@ -3,8 +3,8 @@ functions and get_state/set_state closures (TF's generated-code shape). Which va
 carries comes from pyct.analysis (modified in the statement and live at its end or loop head)."""
 import ast
 
-from eagerflow.autograph.converters import base
-from eagerflow.autograph.pyct import analysis
+from eagerflow.autograph._converters import base
+from eagerflow.autograph._pyct import analysis
 
 # Flags and return slots made by the lowering converters: listed after the user's variables.
 _GENERATED = ("break_", "continue_", "do_return", "retval_")

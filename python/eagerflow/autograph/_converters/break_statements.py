@@ -2,7 +2,7 @@
 the loop condition (while) or extra test (for) checks the flag; a loop's `else` runs if not set."""
 import ast
 
-from eagerflow.autograph.converters import base
+from eagerflow.autograph._converters import base
 
 
 def _replace(stmts, flag):

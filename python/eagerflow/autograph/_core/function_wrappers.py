@@ -1,5 +1,5 @@
 """FunctionScope and ConversionOptions: the context converted functions run in."""
-from eagerflow.autograph.operators.variables import UndefinedReturnValue
+from eagerflow.autograph._operators.variables import UndefinedReturnValue
 
 
 class ConversionOptions:

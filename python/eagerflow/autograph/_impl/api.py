@@ -6,9 +6,9 @@ import sys
 import traceback
 import types
 
-from eagerflow.autograph.impl import conversion
-from eagerflow.autograph.operators.py_builtins import BUILTIN_OVERLOADS
-from eagerflow.autograph.pyct.parser import ConversionError
+from eagerflow.autograph._impl import conversion
+from eagerflow.autograph._operators.py_builtins import BUILTIN_OVERLOADS
+from eagerflow.autograph._pyct.parser import ConversionError
 from eagerflow.framework import errors as _errors
 
 

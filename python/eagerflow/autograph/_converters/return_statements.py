@@ -3,7 +3,7 @@ code that sets `do_return`/`retval_` (TF's names); statements after a conditiona
 the other branch or under `if not do_return`, and a return inside a loop also breaks out of it."""
 import ast
 
-from eagerflow.autograph.converters import base
+from eagerflow.autograph._converters import base
 
 _COMPOUND = (ast.If, ast.While, ast.For, ast.With, ast.Try)
 

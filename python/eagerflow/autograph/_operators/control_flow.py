@@ -1,7 +1,7 @@
 """if_stmt, while_stmt, for_stmt: graph control flow (tf.cond / tf.while_loop) when the condition or
 iterable is a symbolic tensor, plain Python otherwise. Loop and branch variables are checked for
 the consistency graph control flow needs, with errors naming the variable (TF's messages)."""
-from eagerflow.autograph.operators.variables import Undefined, UndefinedReturnValue
+from eagerflow.autograph._operators.variables import Undefined, UndefinedReturnValue
 from eagerflow.framework.tensor import Tensor
 from eagerflow.framework import nest
 

@@ -5,10 +5,10 @@ import sys
 import types
 import weakref
 
-from eagerflow.autograph.converters import functions
-from eagerflow.autograph.impl import loader
-from eagerflow.autograph.pyct import naming, parser, unparser
-from eagerflow.autograph.pyct.parser import ConversionError
+from eagerflow.autograph._converters import functions
+from eagerflow.autograph._impl import loader
+from eagerflow.autograph._pyct import naming, parser, unparser
+from eagerflow.autograph._pyct.parser import ConversionError
 
 _code_cache = {}  # code object -> (converted code object, source text) or ConversionError
 _fn_cache = weakref.WeakKeyDictionary()  # function -> converted function

@@ -1,7 +1,7 @@
 """Variable loads become `ag__.ld(name)`, which raises a clear error for undefined symbols."""
 import ast
 
-from eagerflow.autograph.converters import base
+from eagerflow.autograph._converters import base
 
 
 class _Loads(base.ScopedTransformer):

@@ -1,7 +1,7 @@
 """`a if test else b` becomes ag__.if_exp(test, lambda: a, lambda: b, 'test'), a cond on tensors."""
 import ast
 
-from eagerflow.autograph.converters import base
+from eagerflow.autograph._converters import base
 
 
 class _IfExp(base.ScopedTransformer):

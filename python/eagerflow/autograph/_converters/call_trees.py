@@ -2,7 +2,7 @@
 converted code are converted too (TF's call_trees). print and generated ag__ calls stay direct."""
 import ast
 
-from eagerflow.autograph.converters import base
+from eagerflow.autograph._converters import base
 
 _DIRECT = {"print", "super", "locals", "globals", "vars", "eval", "exec"}
 
