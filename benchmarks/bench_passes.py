@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.config import optimizer as _optimizer
+from eagerflow.config import _optimizer_options as _optimizer
 
 
 def chain(lib, x):
