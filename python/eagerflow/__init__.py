@@ -69,3 +69,23 @@ from eagerflow import raw_ops
 
 # The implementation packages are no namespaces of TF's (importing them set these attributes).
 del eager, framework, module, ops, util  # noqa: F821
+
+__all__ = ["Assert", "DType", "GradientTape", "Graph", "Module", "Operation", "RegisterGradient", "Tensor",
+           "TensorArray", "TensorShape", "TensorSpec", "UnconnectedGradients", "Variable", "VariableAggregation",
+           "VariableSynchronization", "abs", "acos", "acosh", "add", "add_n", "argmax", "argmin", "as_dtype", "asin",
+           "asinh", "assert_equal", "assert_greater", "assert_less", "assert_rank", "atan", "atan2", "atanh",
+           "autograph", "bitwise", "bool", "boolean_mask", "broadcast_to", "case", "cast", "clip_by_norm",
+           "clip_by_value", "compat", "complex64", "concat", "cond", "config", "constant", "convert_to_tensor", "cos",
+           "cosh", "cumsum", "custom_gradient", "debugging", "device", "divide", "double", "dtypes", "equal",
+           "errors", "executing_eagerly", "exp", "expand_dims", "eye", "fill", "float16", "float32", "float64",
+           "floor", "function", "gather", "gather_nd", "get_logger", "greater", "greater_equal", "half", "identity",
+           "init_scope", "int16", "int32", "int64", "int8", "keras", "less", "less_equal", "linalg", "linspace",
+           "logical_and", "logical_not", "logical_or", "math", "matmul", "maximum", "minimum", "multiply",
+           "name_scope", "negative", "nest", "newaxis", "nn", "no_gradient", "no_op", "not_equal", "numpy_function",
+           "one_hot", "ones", "ones_like", "pad", "pow", "print", "py_function", "random", "range", "rank", "raw_ops",
+           "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod",
+           "reduce_sum", "reshape", "resource", "reverse", "round", "scalar_mul", "scatter_nd", "shape", "sigmoid",
+           "sign", "sin", "sinh", "size", "slice", "split", "sqrt", "square", "squeeze", "stack", "stop_gradient",
+           "strided_slice", "string", "strings", "subtract", "switch_case", "tan", "tanh", "tile", "transpose",
+           "truediv", "truncatediv", "truncatemod", "types", "uint8", "unstack", "variant", "where", "while_loop",
+           "zeros", "zeros_like"]
