@@ -19,7 +19,7 @@ def is_symbolic(x):
 
 
 def _cf():
-    from eagerflow.ops import control_flow_ops  # the lead's tf.cond / tf.while_loop
+    from eagerflow.ops import control_flow_ops  # tf.cond / tf.while_loop
     return control_flow_ops
 
 
