@@ -1,4 +1,4 @@
-"""AutoGraph benchmarks (issue 5): trace time of the converted fizzbuzz (target <= 20 ms), the
+"""AutoGraph benchmarks: trace time of the converted fizzbuzz (target <= 20 ms), the
 one-time conversion cost, and a 100,000-step scalar while loop in tf.function vs eagerly (target:
 the function >= 20x faster).
 
@@ -9,7 +9,7 @@ import os
 import pytest
 
 import eagerflow as tf
-from eagerflow.autograph.impl import conversion
+from eagerflow.autograph._impl import conversion
 
 LOOP_STEPS = int(os.environ.get("BENCH_LOOP_STEPS", "100000"))
 

@@ -1,4 +1,4 @@
-"""Control-flow benchmarks (issue 5): a 100,000-step scalar tf.while_loop in tf.function vs the
+"""Control-flow benchmarks: a 100,000-step scalar tf.while_loop in tf.function vs the
 same loop eagerly (target: the function >= 20x faster), the same loop with the scalar loop
 interpreter off (plans run per iteration), a loop over small vectors (per-iteration overhead of the
 general path, target <= 1 us), and a tf.cond call. TensorFlow side by side when installed.

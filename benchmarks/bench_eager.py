@@ -1,4 +1,4 @@
-"""Eager op benchmarks (issue 2): small-op latency, matmul GFLOP/s, elementwise bandwidth.
+"""Eager op benchmarks: small-op latency, matmul GFLOP/s, elementwise bandwidth.
 
 Run: pytest benchmarks/bench_eager.py --benchmark-only   (ratios: compare rows of one run)
 """

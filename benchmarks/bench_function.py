@@ -1,4 +1,4 @@
-"""tf.function benchmarks (issue 3): call overhead, the wiki's dense network, elementwise chains,
+"""tf.function benchmarks: call overhead, the wiki's dense network, elementwise chains,
 per-node executor overhead and tracing cost, eager vs function side by side (TF when installed).
 
 Run: PYTHONPATH=python pytest benchmarks/bench_function.py --benchmark-only --benchmark-group-by=group

@@ -1,4 +1,4 @@
-"""Gradient benchmarks (issue 6): tape recording overhead per eager op, and an MLP's gradient step.
+"""Gradient benchmarks: tape recording overhead per eager op, and an MLP's gradient step.
 
 Run: pytest benchmarks/bench_gradients.py --benchmark-only --benchmark-columns=min,median -s
 Recording overhead per op = (recorded - no tape) / N from the `ops_*` rows (N ops per call).

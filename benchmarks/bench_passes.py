@@ -1,4 +1,4 @@
-"""Graph optimizer benchmarks (issue 3): a chain of 100 elementwise ops on a [1000] float32
+"""Graph optimizer benchmarks: a chain of 100 elementwise ops on a [1000] float32
 tensor, eager vs tf.function with elementwise fusion vs tf.function without it (and TF).
 
 Run: pytest benchmarks/bench_passes.py --benchmark-only   (ratios: compare rows of one run)
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.config import optimizer as _optimizer
+from eagerflow.config import _optimizer_options as _optimizer
 
 
 def chain(lib, x):

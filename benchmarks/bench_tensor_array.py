@@ -1,4 +1,4 @@
-"""tf.TensorArray benchmarks (issue 5): writes in a graph While loop must cost O(1) each (the
+"""tf.TensorArray benchmarks: writes in a graph While loop must cost O(1) each (the
 list is updated in place), eager writes too (copy-on-write chunks); compare n = 1k vs 10k rows.
 
 Run: pytest benchmarks/bench_tensor_array.py --benchmark-only

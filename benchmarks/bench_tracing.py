@@ -1,4 +1,4 @@
-"""tf.function trace cache benchmarks (issue 4): cache-hit overhead beyond running the graph, O(1)
+"""tf.function trace cache benchmarks: cache-hit overhead beyond running the graph, O(1)
 exact hits with 1,000 traced signatures, RSS over 100,000 calls with fresh Python objects.
 
 Run: PYTHONPATH=python pytest benchmarks/bench_tracing.py --benchmark-only --benchmark-group-by=group

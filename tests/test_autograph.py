@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import eagerflow as tf
-from eagerflow.autograph.impl import api, conversion
+from eagerflow.autograph._impl import api, conversion
 
 ag = tf.autograph
 
@@ -418,7 +418,7 @@ def test_do_not_convert():
         who()
     conv(f)()
     assert "who" in seen and "tf__who" not in seen
-    assert tf.autograph.experimental.do_not_convert is tf.autograph.do_not_convert
+    assert tf.autograph.experimental.do_not_convert is api.do_not_convert
 
 
 def test_conversion_is_cached():

@@ -474,9 +474,6 @@ def test_recursion_on_tensor_condition_is_a_staging_error():
 
 
 def test_tensorarray_in_loop():
-    if not hasattr(tf, "TensorArray"):
-        pytest.skip("tf.TensorArray not available")
-
     @tf.function
     def f(x):
         ta = tf.TensorArray(tf.float32, size=x.shape[0])

@@ -1,5 +1,5 @@
 """ConcreteFunction: get_concrete_function from tensors, TensorSpecs and Python values, calls,
-printed signatures, structured signatures and every call error (issue 4; the guide's F-09..F-21)."""
+printed signatures, structured signatures and every call error (the guide's F-09..F-21)."""
 import collections
 
 import numpy as np

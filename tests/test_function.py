@@ -1,4 +1,4 @@
-"""tf.function basics (issue 3): decorator forms, retracing rules, print vs result, nested structures,
+"""tf.function basics: decorator forms, retracing rules, print vs result, nested structures,
 nested Functions, ConcreteFunction, run_functions_eagerly, variables, captures, and the C++ call
 path (fast cache, buffer reuse) giving the same results as the Python path and as eager."""
 import numpy as np

@@ -8,7 +8,7 @@ import pytest
 
 import eagerflow as tf
 from eagerflow import _core
-from eagerflow.config import optimizer as _optimizer
+from eagerflow.config import _optimizer_options as _optimizer
 
 ALL_OFF = {'disable_meta_optimizer': True}
 

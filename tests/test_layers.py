@@ -12,8 +12,8 @@ import eagerflow
 PYPROJECT = pathlib.Path(__file__).resolve().parent.parent / "pyproject.toml"
 # Modules above every layer (the package's own entry points), free to import the package itself.
 TOP = {"eagerflow", "eagerflow.__main__", "eagerflow._tour"}
-LAYERS = ["keras", "compat", "config", "debugging", "math", "nn", "linalg", "random", "raw_ops", "strings", "bitwise", "module",
-          "types", "util", "function", "autograph", "eager", "ops", "framework"]
+LAYERS = ["keras", "compat", "config", "debugging", "dtypes", "errors", "math", "nn", "linalg", "random", "raw_ops",
+          "strings", "bitwise", "module", "types", "util", "function", "autograph", "eager", "ops", "framework"]
 
 
 def _lint_imports(package_parent, cwd):
@@ -51,9 +51,9 @@ def test_a_broken_contract_is_reported(tmp_path):
     (pkg / "framework" / "bad.py").write_text("from eagerflow import _core\nfrom eagerflow.function import trace\n")
     (pkg / "function" / "trace.py").write_text("")
     (pkg / "autograph" / "_ag.py").write_text("")
-    (pkg / "autograph" / "impl").mkdir()
-    (pkg / "autograph" / "impl" / "__init__.py").write_text("")
-    (pkg / "autograph" / "impl" / "conversion.py").write_text("from eagerflow.autograph import _ag\n")
+    (pkg / "autograph" / "_impl").mkdir()
+    (pkg / "autograph" / "_impl" / "__init__.py").write_text("")
+    (pkg / "autograph" / "_impl" / "conversion.py").write_text("from eagerflow.autograph import _ag\n")
     proc = _lint_imports(tmp_path, tmp_path)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "eagerflow.framework is not allowed to import eagerflow.function" in proc.stdout

@@ -7,7 +7,7 @@ import pytest
 
 import eagerflow as tf
 from eagerflow import _core
-from eagerflow.config import optimizer as _optimizer
+from eagerflow.config import _optimizer_options as _optimizer
 from eagerflow.framework import gradient_registry
 from eagerflow.ops._execute import execute
 import eagerflow.ops.gradients_impl_all  # noqa: F401

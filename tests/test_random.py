@@ -19,7 +19,7 @@ SAMPLERS = [
     lambda **kw: tf.random.uniform([7], **kw),
     lambda **kw: tf.random.uniform([7], maxval=1000, dtype=tf.int32, **kw),
     lambda **kw: tf.random.truncated_normal([7], **kw),
-    lambda **kw: tf.random.shuffle(tf.range(50) if hasattr(tf, "range") else np.arange(50), **kw),
+    lambda **kw: tf.random.shuffle(tf.range(50), **kw),
 ]
 
 

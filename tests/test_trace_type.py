@@ -1,5 +1,5 @@
 """tf.function's TraceType rules and trace cache: what retraces, which trace a call uses, input_signature,
-reduce_retracing, the retracing warning and the cache's bounds (issue 4)."""
+reduce_retracing, the retracing warning and the cache's bounds."""
 import collections
 import dataclasses
 import functools

@@ -6,7 +6,6 @@ from eagerflow._version import __version__
 from eagerflow import _core
 
 # --- tf.Tensor, dtypes, shapes, conversion (framework/) ---
-from eagerflow.framework import dtypes, errors
 from eagerflow.framework.dtypes import (DType, as_dtype, bool, complex64, double, float16, float32, float64, half,
                                         int8, int16, int32, int64, resource, string, uint8, variant)
 from eagerflow.framework.tensor_shape import TensorShape
@@ -21,15 +20,12 @@ newaxis = None
 from eagerflow.framework.ops import (Graph, Operation, executing_eagerly, get_default_graph, init_scope,
                                      name_scope)
 
-# --- elementwise math (ops/math_ops.py); tf.dtypes.cast / saturate_cast live there too ---
+# --- elementwise math (ops/math_ops.py) ---
 from eagerflow.ops.math_ops import (acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh, truncatediv, truncatemod)
 from eagerflow.ops.math_ops import (abs, add, add_n, cast, clip_by_value, cos, divide, equal, exp, floor, greater,
                                     greater_equal, less, less_equal, logical_and, logical_not, logical_or, maximum,
                                     minimum, multiply, negative, not_equal, pow, round, scalar_mul, sigmoid, sign,
                                     sin, sqrt, square, subtract, tan, tanh, truediv)
-from eagerflow.ops import math_ops as _math_ops
-dtypes.cast = _math_ops.cast
-dtypes.saturate_cast = _math_ops.saturate_cast
 
 # --- reductions, matmul, norms (ops/reduction_ops.py, ops/linalg_ops.py, ops/nn_ops.py) ---
 from eagerflow.ops.reduction_ops import (argmax, argmin, cumsum, reduce_all, reduce_any, reduce_logsumexp,
@@ -66,10 +62,30 @@ from eagerflow.function import TensorSpec, function
 from eagerflow.module import Module
 
 # --- namespaces: tf.math, tf.nn, ..., tf.keras ---
-from eagerflow import (autograph, bitwise, compat, config, debugging, keras, linalg, math, nn, random, strings,
-                       types)
+from eagerflow import (autograph, bitwise, compat, config, debugging, dtypes, errors, keras, linalg, math, nn,
+                       random, strings, types)
 from eagerflow.util import nest
 from eagerflow import raw_ops
 
 # The implementation packages are no namespaces of TF's (importing them set these attributes).
 del eager, framework, module, ops, util  # noqa: F821
+
+__all__ = ["Assert", "DType", "GradientTape", "Graph", "Module", "Operation", "RegisterGradient", "Tensor",
+           "TensorArray", "TensorShape", "TensorSpec", "UnconnectedGradients", "Variable", "VariableAggregation",
+           "VariableSynchronization", "abs", "acos", "acosh", "add", "add_n", "argmax", "argmin", "as_dtype", "asin",
+           "asinh", "assert_equal", "assert_greater", "assert_less", "assert_rank", "atan", "atan2", "atanh",
+           "autograph", "bitwise", "bool", "boolean_mask", "broadcast_to", "case", "cast", "clip_by_norm",
+           "clip_by_value", "compat", "complex64", "concat", "cond", "config", "constant", "convert_to_tensor", "cos",
+           "cosh", "cumsum", "custom_gradient", "debugging", "device", "divide", "double", "dtypes", "equal",
+           "errors", "executing_eagerly", "exp", "expand_dims", "eye", "fill", "float16", "float32", "float64",
+           "floor", "function", "gather", "gather_nd", "get_logger", "greater", "greater_equal", "half", "identity",
+           "init_scope", "int16", "int32", "int64", "int8", "keras", "less", "less_equal", "linalg", "linspace",
+           "logical_and", "logical_not", "logical_or", "math", "matmul", "maximum", "minimum", "multiply",
+           "name_scope", "negative", "nest", "newaxis", "nn", "no_gradient", "no_op", "not_equal", "numpy_function",
+           "one_hot", "ones", "ones_like", "pad", "pow", "print", "py_function", "random", "range", "rank", "raw_ops",
+           "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod",
+           "reduce_sum", "reshape", "resource", "reverse", "round", "scalar_mul", "scatter_nd", "shape", "sigmoid",
+           "sign", "sin", "sinh", "size", "slice", "split", "sqrt", "square", "squeeze", "stack", "stop_gradient",
+           "strided_slice", "string", "strings", "subtract", "switch_case", "tan", "tanh", "tile", "transpose",
+           "truediv", "truncatediv", "truncatemod", "types", "uint8", "unstack", "variant", "where", "while_loop",
+           "zeros", "zeros_like"]

@@ -5,11 +5,11 @@ Inputs typed by one attr (AddV2's x and y by "T") convert to the dtype of the fi
 them; inputs of a fixed type convert to that type. Attrs inferred from the inputs (T, N, ...) are
 not arguments, as in TF.
 """
-import inspect
-import re
+import inspect as _inspect
+import re as _re
 
 from eagerflow import _core
-from eagerflow.ops._execute import execute
+from eagerflow.ops._execute import execute as _execute
 
 _Tensor = _core.Tensor
 # Attrs whose value is a count of outputs: the op returns a list however many there are.
@@ -25,8 +25,8 @@ _API_NAMES = {**{(op, "reduction_indices"): "axis" for op in _REDUCTIONS},
 
 def _snake(name):
     """TF's Python name of an op: AddV2 -> add_v2, BatchMatMulV2 -> batch_mat_mul_v2."""
-    s = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s).lower()
+    s = _re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
+    return _re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s).lower()
 
 
 def _dtype_enum(value):
@@ -98,15 +98,15 @@ def _make(op):
         flat_inputs = [x for v in values for x in v]
         attrs = dict(inferred_attrs)
         attrs.update({a: kwargs[k] for k, a in attr_names.items() if k in kwargs})
-        outputs = execute(op.name, flat_inputs, attrs, node_name)
+        outputs = _execute(op.name, flat_inputs, attrs, node_name)
         if any(a in op.attrs for a in _LIST_OUTPUT_ATTRS) or len(outputs) > 1:
             return list(outputs)
         return outputs[0] if len(outputs) == 1 else None
 
     raw_op.__name__ = raw_op.__qualname__ = snake
-    raw_op.__signature__ = inspect.Signature(
-        [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=inspect.Parameter.empty if k in inputs else None)
-         for k in keys])
+    raw_op.__signature__ = _inspect.Signature(
+        [_inspect.Parameter(k, _inspect.Parameter.KEYWORD_ONLY,
+                            default=_inspect.Parameter.empty if k in inputs else None) for k in keys])
     raw_op.__doc__ = f"Runs op {op.name}: inputs {inputs}, attrs {list(op.attrs)}."
     return raw_op
 
@@ -116,6 +116,10 @@ _FUNCTIONS = {}
 
 def _public_ops():
     return {op.name: op for op in _core.list_ops() if not op.name.startswith("_")}
+
+
+# The registry is complete once _core is loaded: its op names are the namespace.
+__all__ = sorted(_public_ops())
 
 
 def __getattr__(name):
@@ -129,4 +133,4 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted(_public_ops())
+    return list(__all__)

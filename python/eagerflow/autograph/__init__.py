@@ -1,12 +1,6 @@
 """tf.autograph: converts Python control flow in functions into graph control flow."""
-from eagerflow.autograph import experimental  # noqa: F401
-from eagerflow.autograph.impl.api import StagingError, do_not_convert, to_code, to_graph  # noqa: F401
+from eagerflow.autograph import experimental
+from eagerflow.autograph._impl.api import StagingError, to_code, to_graph  # noqa: F401
+from eagerflow.autograph._utils.ag_logging import set_verbosity, trace
 
-
-def set_verbosity(level, alsologtostdout=False):
-    """Accepted for compatibility (AutoGraph logging is not implemented)."""
-
-
-def trace(*args):
-    """tf.autograph.trace: prints its arguments while tracing."""
-    print(*args)
+__all__ = ["experimental", "set_verbosity", "to_code", "to_graph", "trace"]

@@ -8,7 +8,7 @@ import threading
 import numpy as np
 
 from eagerflow import _core
-from eagerflow.autograph.impl import api
+from eagerflow.autograph._impl import api
 from eagerflow.framework.tensor import Tensor
 from eagerflow.function import input_signature as input_signature_lib
 from eagerflow.function import retracing_warning, trace_type

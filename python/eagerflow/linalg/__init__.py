@@ -1,3 +1,4 @@
 """tf.linalg namespace."""
-# --- (ops/linalg_ops.py) ---
 from eagerflow.ops.linalg_ops import matmul
+
+__all__ = ["matmul"]

@@ -141,7 +141,7 @@ class Variable:
         self._constraint = constraint
         self._synchronization = synchronization
         self._aggregation = aggregation
-        _variable_registry.variable_created(self)  # tapes: trainable flag, handle -> variable (issue 6)
+        _variable_registry.variable_created(self)  # tapes: trainable flag, handle -> variable
 
     # --- properties -------------------------------------------------------------------------
     @property

@@ -1,3 +1,4 @@
 """tf.random namespace."""
-# --- (ops/random_ops.py) ---
 from eagerflow.ops.random_ops import normal, set_seed, shuffle, truncated_normal, uniform
+
+__all__ = ["normal", "set_seed", "shuffle", "truncated_normal", "uniform"]

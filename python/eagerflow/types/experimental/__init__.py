@@ -1,4 +1,4 @@
 """tf.types.experimental: TraceType, the protocol tf.function uses to decide when to retrace."""
-from eagerflow.framework.trace import PlaceholderContext, TraceType, TracingContext
+from eagerflow.framework.trace import PlaceholderContext, TraceType, TracingContext  # noqa: F401
 
-__all__ = ["TraceType", "TracingContext", "PlaceholderContext"]
+__all__ = ["TraceType"]

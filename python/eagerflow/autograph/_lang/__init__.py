@@ -1,0 +1,1 @@
+"""AutoGraph directives: calls in user code that converted code reads."""

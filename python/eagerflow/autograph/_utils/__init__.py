@@ -1,0 +1,1 @@
+"""AutoGraph utilities: logging."""

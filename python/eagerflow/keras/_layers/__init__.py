@@ -1,0 +1,1 @@
+"""The layers of tf.keras.layers, one module each."""

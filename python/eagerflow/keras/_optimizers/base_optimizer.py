@@ -1,0 +1,207 @@
+"""tf.keras.optimizers.Optimizer (Keras 3): iterations and learning-rate variables, slot variables made on
+the first apply, gradient filtering and clipping; subclasses give `build` and `update_step`.
+
+Every update is a variable op (assign / assign_add / assign_sub), so `apply_gradients` works eagerly
+and inside tf.function alike, and slot variables are plain tf.Variables: a tf.function trace that
+builds a new optimizer after the first trace gets TF's singleton-variable ValueError.
+"""
+import warnings
+
+from eagerflow.framework import dtypes
+from eagerflow.keras import _backend as backend
+from eagerflow.keras._optimizers.learning_rate_schedule import LearningRateSchedule
+from eagerflow.ops import math_ops, nn_ops, reduction_ops
+
+_LR_MESSAGE = ("Argument `learning_rate` should be float, or an instance of LearningRateSchedule, or a callable "
+               "(that takes in the current iteration value and returns the corresponding learning rate value). "
+               "Received instead: learning_rate={}")
+
+
+def _base(v):
+    """The variable itself for an _UnreadVariable (what assign returns)."""
+    return v.__dict__.get("_parent", v)
+
+
+class Optimizer:
+    """Base class of Keras optimizers."""
+
+    def __init__(self, learning_rate, weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
+                 use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None, loss_scale_factor=None,
+                 gradient_accumulation_steps=None, name=None, **kwargs):
+        if kwargs:
+            raise ValueError(f"Argument(s) not recognized: {kwargs}")
+        self.name = backend.auto_name(type(self).__name__) if name is None else name
+        if sum(x is not None for x in (clipnorm, clipvalue, global_clipnorm)) > 1:
+            raise ValueError(f"Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set. Received: "
+                             f"clipnorm={clipnorm}, clipvalue={clipvalue}, global_clipnorm={global_clipnorm}")
+        if use_ema or gradient_accumulation_steps or loss_scale_factor:
+            raise NotImplementedError("use_ema, gradient_accumulation_steps and loss_scale_factor are not "
+                                      "implemented in eagerflow's optimizers.")
+        self.weight_decay = weight_decay
+        self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
+        self.use_ema, self.ema_momentum, self.ema_overwrite_frequency = use_ema, ema_momentum, ema_overwrite_frequency
+        self.loss_scale_factor = loss_scale_factor
+        self.gradient_accumulation_steps = gradient_accumulation_steps
+        self.built = False
+        self._variables = []
+        self._trainable_variables = []
+        self._index = {}  # id(variable) -> position in _trainable_variables
+        with backend.name_scope(self.name):
+            self._iterations = self._make_variable(0, "iteration", dtypes.int64)
+        if isinstance(learning_rate, LearningRateSchedule) or (callable(learning_rate)
+                                                                and not hasattr(learning_rate, "_handle")):
+            self._learning_rate = learning_rate
+        elif isinstance(learning_rate, float):
+            with backend.name_scope(self.name):
+                self._learning_rate = self._make_variable(learning_rate, "learning_rate", dtypes.float32)
+        else:
+            raise ValueError(_LR_MESSAGE.format(learning_rate))
+
+    def _make_variable(self, initial, name, dtype, shape=None):
+        if callable(initial):
+            v = backend.Variable(initial, shape=shape, dtype=dtype, trainable=False, name=name)
+        else:
+            v = backend.Variable(initial, dtype=dtype, trainable=False, name=name)
+        self._variables.append(v)
+        return v
+
+    # --- state -----------------------------------------------------------------------------------
+    @property
+    def iterations(self):
+        return self._iterations
+
+    @property
+    def variables(self):
+        return list(self._variables)
+
+    @property
+    def learning_rate(self):
+        lr = self._learning_rate
+        if isinstance(lr, LearningRateSchedule):
+            return lr(self._iterations)
+        if callable(lr) and not hasattr(lr, "_handle"):
+            return lr()
+        return lr
+
+    @learning_rate.setter
+    def learning_rate(self, value):
+        if isinstance(value, LearningRateSchedule) or (callable(value) and not hasattr(value, "_handle")):
+            self._learning_rate = value
+            return
+        if isinstance(self._learning_rate, LearningRateSchedule) or not hasattr(self._learning_rate, "_handle"):
+            raise TypeError("This optimizer was created with a `LearningRateSchedule` object as its "
+                            "`learning_rate` constructor argument, hence its learning rate is not settable. If "
+                            "you need the learning rate to be settable, you should instantiate the optimizer with "
+                            "a float `learning_rate` argument.")
+        self._learning_rate.assign(value)
+
+    def add_variable_from_reference(self, reference_variable, name=None, initializer="zeros"):
+        """A slot variable shaped like `reference_variable`, named after it ("w_0_momentum")."""
+        ref = _base(reference_variable)
+        base = ref.path if isinstance(ref, backend.Variable) else ref.name
+        slot_name = base.replace("/", "_").replace(":", "_") + "_" + name
+        from eagerflow.keras import initializers
+        init = initializers.get(initializer)
+        return self._make_variable(init, slot_name, ref.dtype, shape=tuple(ref.shape.as_list()))
+
+    def build(self, var_list):
+        """Records the variables this optimizer updates (subclasses add their slot variables)."""
+        self._trainable_variables = list(var_list)
+        self._index = {id(_base(v)): i for i, v in enumerate(self._trainable_variables)}
+        self.built = True
+
+    def _slot(self, slots, variable):
+        return slots[self._index[id(_base(variable))]]
+
+    # --- applying --------------------------------------------------------------------------------
+    def apply_gradients(self, grads_and_vars):
+        """Applies (gradient, variable) pairs; returns the `iterations` variable (Keras 3)."""
+        grads, trainable_variables = zip(*grads_and_vars)
+        self.apply(grads, trainable_variables)
+        return self._iterations
+
+    def apply(self, grads, trainable_variables=None):
+        """One update step: slot variables are made on the first call, None gradients are skipped."""
+        grads = list(grads)
+        if len(grads) == 0:
+            return  # nothing to do (Keras does not count an empty step either)
+        if trainable_variables is None:
+            if not self.built:
+                raise ValueError("When passing `grads` without `variables`, the optimizer must already be built "
+                                 "on a list of variables. Call `optimizer.build(trainable_variables)` first.")
+            trainable_variables = self._trainable_variables
+        else:
+            trainable_variables = list(trainable_variables)
+            if not self.built:
+                with backend.name_scope(self.name):
+                    self.build(trainable_variables)
+                self.built = True
+            for v in trainable_variables:
+                if id(_base(v)) not in self._index:
+                    raise ValueError(f"Unknown variable: {v!r}. This optimizer can only be called for the variables "
+                                     f"it was originally built with. When working with a new set of variables, "
+                                     f"you should recreate a new optimizer instance.")
+        if len(grads) != len(trainable_variables):
+            raise ValueError(f"Expected the same number of gradients and variables. Received: {len(grads)} "
+                             f"gradients and {len(trainable_variables)} variables.")
+        grads, trainable_variables = self._filter_empty_gradients(grads, trainable_variables)
+        grads = self._clip_gradients(grads)
+        learning_rate = self.learning_rate
+        self._apply_weight_decay(trainable_variables, learning_rate)
+        for g, v in zip(grads, trainable_variables):
+            self.update_step(g, v, learning_rate)
+        self._iterations.assign_add(1)
+        for v in trainable_variables:
+            if getattr(v, "constraint", None) is not None:
+                v.assign(v.constraint(v))
+
+    def _filter_empty_gradients(self, grads, variables):
+        kept = [(g, v) for g, v in zip(grads, variables) if g is not None]
+        if not kept:
+            raise ValueError("No gradients provided for any variable.")
+        if len(kept) < len(grads):
+            missing = [v.name for g, v in zip(grads, variables) if g is None]
+            warnings.warn(f"Gradients do not exist for variables {missing} when minimizing the loss. If using "
+                          f"`model.compile()`, did you forget to provide a `loss` argument?", stacklevel=3)
+        return [g for g, _ in kept], [v for _, v in kept]
+
+    def _clip_gradients(self, grads):
+        if self.clipnorm is not None and self.clipnorm > 0:
+            return [nn_ops.clip_by_norm(g, self.clipnorm) for g in grads]
+        if self.clipvalue is not None:
+            return [math_ops.clip_by_value(g, -self.clipvalue, self.clipvalue) for g in grads]
+        if self.global_clipnorm is not None and self.global_clipnorm > 0:
+            squares = [reduction_ops.reduce_sum(math_ops.square(math_ops.cast(g, dtypes.float32))) for g in grads]
+            norm = math_ops.sqrt(math_ops.add_n(squares))
+            # scale = clipnorm / max(norm, clipnorm): 1 when the global norm is under the limit
+            scale = self.global_clipnorm / math_ops.maximum(norm, self.global_clipnorm)
+            return [g * math_ops.cast(scale, g.dtype) for g in grads]
+        return grads
+
+    def _apply_weight_decay(self, variables, learning_rate):
+        if not self.weight_decay:
+            return
+        for v in variables:
+            lr = math_ops.cast(learning_rate, v.dtype)
+            v.assign_sub(v * math_ops.cast(self.weight_decay, v.dtype) * lr)
+
+    def update_step(self, gradient, variable, learning_rate):
+        raise NotImplementedError
+
+    # --- config ----------------------------------------------------------------------------------
+    def get_config(self):
+        lr = self._learning_rate
+        if hasattr(lr, "_handle"):
+            lr = float(lr.numpy())
+        return {"name": self.name, "learning_rate": lr, "weight_decay": self.weight_decay,
+                "clipnorm": self.clipnorm, "global_clipnorm": self.global_clipnorm, "clipvalue": self.clipvalue,
+                "use_ema": self.use_ema, "ema_momentum": self.ema_momentum,
+                "ema_overwrite_frequency": self.ema_overwrite_frequency, "loss_scale_factor": self.loss_scale_factor,
+                "gradient_accumulation_steps": self.gradient_accumulation_steps}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+
+Optimizer.__module__ = "keras.optimizers"
