@@ -4,8 +4,8 @@
 #include <cstring>
 #include <unordered_map>
 
-#include "eager/check_numerics.h"
 #include "kernels/cpu/elementwise_blocks.h"
+#include "kernels/cpu/numerics.h"
 #include "kernels/cpu/predicate_blocks.h"
 
 namespace ef {
