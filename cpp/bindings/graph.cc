@@ -9,9 +9,9 @@
 #include "eager/execute.h"
 #include "graph/executor.h"
 #include "graph/function.h"
-#include "kernels/cpu/scalar_loop.h"
 #include "graph/graph.h"
 #include "graph/passes/optimize.h"
+#include "graph/scalar_loop_lowering.h"
 #include "ops/resource_ops.h"
 
 namespace ef {
@@ -150,7 +150,7 @@ void init_graph(py::module_& m) {
 
   // Whether a While with this cond/body runs in the scalar loop interpreter (for tests).
   m.def("scalar_loop_supported", [](const GraphFunction& cond, const GraphFunction& body) {
-    return ScalarLoop::compile(cond, body) != nullptr;
+    return compile_scalar_loop(cond, body) != nullptr;
   });
 
   py::class_<NodeRef>(m, "Node")

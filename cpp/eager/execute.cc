@@ -1,14 +1,10 @@
 // Eager dispatch: pick the kernel for the context's device, run it, tag errors with the op.
 #include "eager/execute.h"
 
-#include <new>
-
-#include "autodiff/tape.h"
 #include "core/errors.h"
 #include "eager/check_numerics.h"
 #include "eager/context.h"
-#include "graph/graph.h"
-#include "graph/graph_errors.h"
+#include "eager/execute_hooks.h"
 #include "ops/signature.h"
 
 namespace ef {
@@ -23,20 +19,23 @@ SeedState& seed_state() {
   return s;
 }
 
-KernelFn select_kernel(const OpDef& op) {
-  const Context& ctx = thread_context();
-  KernelFn k = op.kernels[static_cast<int>(ctx.device.type)];
-  if (!k) k = op.kernels[static_cast<int>(DeviceType::kCPU)];  // soft placement, like TF
-  if (!k) throw_error(Code::kUnimplemented, "No kernel registered for op ", op.name, op_suffix(op));
-  return k;
-}
-
 namespace {
 
-[[noreturn]] void rethrow_tagged(const OpDef& op, const OpError& e) {
-  std::string msg = e.what();
-  if (msg.find("[Op:") == std::string::npos) msg += op_suffix(op);
-  throw OpError(e.code(), msg);
+DeviceType thread_device_type() { return thread_context().device.type; }
+
+// Kernel selection below eager (ops/run_kernel.h) reads the thread's device through this.
+[[maybe_unused]] const bool device_registered = (set_current_device_fn(&thread_device_type), true);
+
+// Hooks of the layers above eager (execute_hooks.h); Internal when one is not linked in.
+[[noreturn]] void missing_hook(const char* what) {
+  throw_error(Code::kInternal, what, " is not registered (its layer is not linked in)");
+}
+
+void record_on_tapes(const OpDef& op, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs,
+                     const Attrs& attrs, Graph* graph) {
+  const RecordOperationFn record = execute_hooks().record_operation;
+  if (!record) missing_hook("Tape recording");
+  record(op, inputs, outputs, attrs, graph);
 }
 
 }  // namespace
@@ -45,13 +44,17 @@ std::vector<Tensor> execute(const OpDef& op, const std::vector<Tensor>& inputs, 
                             const std::string& name) {
   Context& ctx = thread_context();
   if (ctx.graph) {
+    const GraphExecuteFn graph_execute = execute_hooks().graph_execute;
+    if (!graph_execute) missing_hook("Graph building");
     std::vector<Tensor> out = graph_execute(*ctx.graph, op, inputs, attrs, name);
-    if (ctx.tape_depth > 0) record_operation(op, inputs, out, attrs, ctx.graph);  // a tape inside tf.function
+    if (ctx.tape_depth > 0) record_on_tapes(op, inputs, out, attrs, ctx.graph);  // a tape inside tf.function
     return out;
   }
   for (const Tensor& t : inputs) {
     if (t->is_symbolic()) {
-      throw TypeError(out_of_scope_message(*t));  // a graph tensor leaked out of its graph
+      const OutOfScopeMessageFn message = execute_hooks().out_of_scope_message;
+      if (!message) missing_hook("Graph building");
+      throw TypeError(message(*t));  // a graph tensor leaked out of its graph
     }
   }
   try {
@@ -59,33 +62,10 @@ std::vector<Tensor> execute(const OpDef& op, const std::vector<Tensor>& inputs, 
   } catch (const OpError& e) {
     rethrow_tagged(op, e);
   }
-  std::vector<Tensor> out = run_kernel(op, select_kernel(op), inputs, attrs);
+  std::vector<Tensor> out = run_kernel(op, select_kernel(op, ctx.device.type), inputs, attrs);
   if (check_numerics_enabled()) check_numerics_eager(op, inputs, out);  // tf.debugging.enable_check_numerics
-  if (ctx.tape_depth > 0) record_operation(op, inputs, out, attrs, nullptr);  // tf.GradientTape
+  if (ctx.tape_depth > 0) record_on_tapes(op, inputs, out, attrs, nullptr);  // tf.GradientTape
   return out;
-}
-
-std::vector<Tensor> run_kernel(const OpDef& op, KernelFn kernel, const std::vector<Tensor>& inputs,
-                               const Attrs& attrs) {
-  std::vector<Tensor> outputs;
-  run_kernel_into(op, kernel, inputs, attrs, outputs);
-  return outputs;
-}
-
-void run_kernel_into(const OpDef& op, KernelFn kernel, const std::vector<Tensor>& inputs, const Attrs& attrs,
-                     std::vector<Tensor>& outputs, bool may_forward) {
-  outputs.clear();
-  // The kernel fills `outputs` in place: a caller that reuses the vector keeps its capacity, so
-  // the executor's steps allocate no vectors.
-  KernelContext kc{op, inputs, attrs, std::move(outputs), may_forward};
-  try {
-    kernel(kc);
-  } catch (const OpError& e) {
-    rethrow_tagged(op, e);
-  } catch (const std::bad_alloc&) {
-    throw_error(Code::kResourceExhausted, "OOM when running ", op.name, op_suffix(op));
-  }
-  outputs = std::move(kc.outputs);
 }
 
 Tensor execute1(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs, const std::string& name) {

@@ -6,6 +6,7 @@
 #include "core/tensor.h"
 #include "ops/attrs.h"
 #include "ops/registry.h"
+#include "ops/run_kernel.h"  // run_kernel, select_kernel: kernel calls below eager
 
 namespace ef {
 
@@ -16,16 +17,6 @@ std::vector<Tensor> execute(const OpDef& op, const std::vector<Tensor>& inputs, 
 // Single-output convenience used by the binding fast paths.
 Tensor execute1(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs,
                 const std::string& name = std::string());
-
-// Runs the op's kernel now (eager mode, and the graph executor's per-node call).
-std::vector<Tensor> run_kernel(const OpDef& op, KernelFn kernel, const std::vector<Tensor>& inputs,
-                               const Attrs& attrs);
-// Same, writing into `outputs` (cleared first; its capacity is reused across calls).
-// `may_forward`: the plan executor's steps (KernelContext::may_forward).
-void run_kernel_into(const OpDef& op, KernelFn kernel, const std::vector<Tensor>& inputs, const Attrs& attrs,
-                     std::vector<Tensor>& outputs, bool may_forward = false);
-// The kernel for `op` on the context's device (CPU as the soft-placement fallback).
-KernelFn select_kernel(const OpDef& op);
 
 // Runs shape/dtype inference for `op` on concrete inputs (tests compare it with kernels).
 InferContext infer(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs);

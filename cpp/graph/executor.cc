@@ -6,8 +6,8 @@
 
 #include "core/buffer_pool.h"
 #include "core/errors.h"
-#include "eager/check_numerics.h"
 #include "eager/execute.h"
+#include "graph/graph_check_numerics.h"
 #include "graph/passes/optimize.h"
 
 namespace ef {

@@ -36,8 +36,4 @@ struct GraphFunction {
   mutable std::shared_ptr<Plan> plan_;
 };
 
-// Reads a cond/If predicate like TF: a scalar is its truth value, any other tensor is true
-// when it has elements.
-bool tensor_truth(const Tensor& t);
-
 }  // namespace ef

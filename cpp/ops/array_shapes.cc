@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "core/errors.h"
-#include "kernels/cpu/broadcast.h"
+#include "ops/broadcast_shapes.h"
 
 namespace ef {
 

@@ -1,7 +1,7 @@
 // TensorList ops (TF's names): the variant-typed lists behind tf.TensorArray. A list value is
 // immutable from the outside; kernels (cpp/kernels/cpu/list.cc) update in place only when nothing
 // else can see the input list.
-#include "kernels/cpu/tensor_list.h"
+#include "ops/list_shapes.h"
 #include "ops/registry.h"
 
 namespace ef {

@@ -1,5 +1,5 @@
 // Op definitions: StringFormat (tensors -> one formatted string) and PrintV2 (stateful print).
-#include "kernels/cpu/print_format.h"
+#include "ops/format_template.h"
 #include "ops/op_util.h"
 
 namespace ef {

@@ -2,7 +2,7 @@
 #include "ops/op_util.h"
 
 #include "core/errors.h"
-#include "kernels/cpu/broadcast.h"
+#include "ops/broadcast_shapes.h"
 
 namespace ef {
 

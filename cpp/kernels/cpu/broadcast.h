@@ -1,4 +1,5 @@
-// NumPy broadcasting: shape rules and the strided loop shared by every binary elementwise kernel.
+// NumPy broadcasting in kernels: strides and the strided loop shared by every binary elementwise
+// kernel (the shape rule, which inference uses too, is ops/broadcast_shapes.h).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -6,15 +7,12 @@
 #include "core/errors.h"
 #include "core/tensor.h"
 #include "core/threadpool.h"
+#include "ops/broadcast_shapes.h"
 
 namespace ef {
 
 // Elements per thread chunk for memory-bound elementwise loops.
 constexpr int64_t kElementwiseGrain = int64_t(1) << 15;
-
-// Broadcast result of two shapes; unknown dims (-1) propagate. Throws InvalidArgument with
-// TF's "Incompatible shapes: [3] vs. [2]" message.
-Shape broadcast_shapes(const Shape& a, const Shape& b);
 
 // Strides (in elements) that read `in` as if it had shape `out` (0 on broadcast dims).
 std::vector<int64_t> broadcast_strides(const Shape& in, const Shape& out);

@@ -4,7 +4,7 @@
 #include <type_traits>
 #include <unordered_map>
 
-#include "eager/check_numerics.h"
+#include "kernels/cpu/numerics.h"
 #include "kernels/cpu/py_func.h"
 #include "ops/op_util.h"
 

@@ -8,9 +8,9 @@
 #include <cstring>
 
 #include "core/errors.h"
-#include "eager/execute.h"
 #include "kernels/cpu/tensor_list.h"
 #include "ops/registry.h"
+#include "ops/run_kernel.h"
 
 namespace ef {
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/tensor.h"
+#include "ops/format_template.h"
 
 namespace ef {
 
@@ -18,9 +19,5 @@ std::string format_float_for_print(float v);
 std::string format_double_for_print(double v);
 // C-style escaping of a string element (quotes, backslashes, control bytes as \ooo; bytes >= 0x80 kept).
 std::string escape_string_for_print(const std::string& s);
-
-// Splits a StringFormat template at each placeholder, as TF does: the result has one more piece
-// than there are placeholders; an empty placeholder splits between every character.
-std::vector<std::string> split_format_template(const std::string& tmpl, const std::string& placeholder);
 
 }  // namespace ef

@@ -1,7 +1,7 @@
 // CPU kernels of the variable ops: reads return the current tensor (no copy); assigns swap it.
-#include "eager/execute.h"
 #include "ops/op_util.h"
 #include "ops/resource_ops.h"
+#include "ops/run_kernel.h"
 
 namespace ef {
 namespace {

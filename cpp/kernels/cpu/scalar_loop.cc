@@ -2,10 +2,9 @@
 #include "kernels/cpu/scalar_loop.h"
 
 #include <cstring>
-#include <unordered_map>
 
-#include "eager/check_numerics.h"
 #include "kernels/cpu/elementwise_blocks.h"
+#include "kernels/cpu/numerics.h"
 #include "kernels/cpu/predicate_blocks.h"
 
 namespace ef {
@@ -24,8 +23,6 @@ bool supported(DType t) {
   return t == DType::kFloat32 || t == DType::kFloat64 || t == DType::kInt32 || t == DType::kInt64 ||
          t == DType::kBool;
 }
-
-bool is_scalar(const Shape& s) { return s.rank_known() && s.rank() == 0; }
 
 Reg reg_of_tensor(const TensorImpl& t) {
   Reg r;
@@ -58,77 +55,6 @@ struct ScalarLoop::Program {
   std::vector<DType> in_dtypes;
   std::vector<int> outputs;
   std::vector<DType> out_dtypes;
-
-  static std::shared_ptr<Program> compile(const GraphFunction& f) {
-    const Graph& g = *f.graph;
-    if (f.stateful()) return nullptr;
-    auto p = std::make_shared<Program>();
-    std::vector<char> needed = needed_nodes(g, f.inputs, f.outputs, {});
-    std::unordered_map<const Node*, int> reg;
-    for (Node* in : f.inputs) {
-      if (!supported(in->out_dtypes[0]) || !is_scalar(in->out_shapes[0])) return nullptr;
-      reg[in] = static_cast<int>(p->init.size());
-      p->init.push_back(Reg{});
-      p->in_dtypes.push_back(in->out_dtypes[0]);
-    }
-    for (const auto& up : g.nodes()) {
-      const Node* nd = up.get();
-      if (!needed[nd->id] || reg.count(nd)) continue;
-      if (nd->out_dtypes.size() != 1 || !supported(nd->out_dtypes[0]) || !is_scalar(nd->out_shapes[0])) return nullptr;
-      const std::string& op = nd->op->name;
-      const DType t = nd->out_dtypes[0];
-      const int out = static_cast<int>(p->init.size());
-      if (op == "Const") {
-        const Tensor& v = nd->attrs.get<Tensor>("value");
-        if (v->dtype() != t || v->num_elements() != 1) return nullptr;
-        p->init.push_back(reg_of_tensor(*v));
-        reg[nd] = out;
-        continue;
-      }
-      if (op == "Placeholder") return nullptr;  // not an input of the function
-      std::vector<int> args;
-      for (const Endpoint& e : nd->inputs) {
-        auto it = reg.find(e.node);
-        if (it == reg.end() || e.index != 0) return nullptr;
-        args.push_back(it->second);
-      }
-      const DType in_t = nd->inputs.empty() ? t : nd->inputs[0].node->out_dtypes[0];
-      for (const Endpoint& e : nd->inputs)
-        if (e.node->out_dtypes[0] != in_t) return nullptr;
-      Instr ins{kCopy, in_t, nullptr, args.empty() ? 0 : args[0], args.size() > 1 ? args[1] : 0, out};
-      if (op == "Identity" && args.size() == 1) {
-        ins.kind = kCopy;
-      } else if (PredicateFn pf = t == DType::kBool ? find_predicate(op, in_t) : nullptr; pf && !args.empty()) {
-        ins.kind = kPredicate;
-        ins.fn = reinterpret_cast<AnyFn>(pf);
-      } else if (in_t == t && block_dtype_supported(t) && has_elementwise_block(op, t) &&
-                 (args.size() == 1 || args.size() == 2)) {
-        const ElementwiseBlock& e = elementwise_block(elementwise_block_id(op));
-        if (e.arity != static_cast<int>(args.size())) return nullptr;
-        ins.kind = args.size() == 1 ? kUnary : kBinary;
-        switch (t) {
-          case DType::kFloat32: ins.fn = pick(e.f32, ins.kind); break;
-          case DType::kFloat64: ins.fn = pick(e.f64, ins.kind); break;
-          case DType::kInt32: ins.fn = pick(e.i32, ins.kind); break;
-          case DType::kInt64: ins.fn = pick(e.i64, ins.kind); break;
-          default: return nullptr;
-        }
-        if (!ins.fn) return nullptr;
-      } else {
-        return nullptr;
-      }
-      p->code.push_back(ins);
-      p->init.push_back(Reg{});
-      reg[nd] = out;
-    }
-    for (const Endpoint& e : f.outputs) {
-      auto it = reg.find(e.node);
-      if (it == reg.end() || e.index != 0) return nullptr;
-      p->outputs.push_back(it->second);
-      p->out_dtypes.push_back(e.node->out_dtypes[0]);
-    }
-    return p;
-  }
 
   template <class Fns>
   static AnyFn pick(const Fns& fns, Kind k) {
@@ -166,11 +92,61 @@ struct ScalarLoop::Program {
   }
 };
 
-std::shared_ptr<ScalarLoop> ScalarLoop::compile(const GraphFunction& cond, const GraphFunction& body) {
+ScalarLoop::Builder::Builder() : p_(std::make_shared<Program>()) {}
+
+int ScalarLoop::Builder::input(DType t) {
+  if (!supported(t)) return -1;
+  p_->init.push_back(Reg{});
+  p_->in_dtypes.push_back(t);
+  return static_cast<int>(p_->init.size()) - 1;
+}
+
+int ScalarLoop::Builder::constant(const TensorImpl& value, DType t) {
+  if (!supported(t) || value.dtype() != t || value.num_elements() != 1) return -1;
+  p_->init.push_back(reg_of_tensor(value));
+  return static_cast<int>(p_->init.size()) - 1;
+}
+
+int ScalarLoop::Builder::op(const std::string& op, DType t, DType in_t, const std::vector<int>& args) {
+  if (!supported(t)) return -1;
+  const int out = static_cast<int>(p_->init.size());
+  Instr ins{kCopy, in_t, nullptr, args.empty() ? 0 : args[0], args.size() > 1 ? args[1] : 0, out};
+  if (op == "Identity" && args.size() == 1) {
+    ins.kind = kCopy;
+  } else if (PredicateFn pf = t == DType::kBool ? find_predicate(op, in_t) : nullptr; pf && !args.empty()) {
+    ins.kind = kPredicate;
+    ins.fn = reinterpret_cast<AnyFn>(pf);
+  } else if (in_t == t && block_dtype_supported(t) && has_elementwise_block(op, t) &&
+             (args.size() == 1 || args.size() == 2)) {
+    const ElementwiseBlock& e = elementwise_block(elementwise_block_id(op));
+    if (e.arity != static_cast<int>(args.size())) return -1;
+    ins.kind = args.size() == 1 ? kUnary : kBinary;
+    switch (t) {
+      case DType::kFloat32: ins.fn = Program::pick(e.f32, ins.kind); break;
+      case DType::kFloat64: ins.fn = Program::pick(e.f64, ins.kind); break;
+      case DType::kInt32: ins.fn = Program::pick(e.i32, ins.kind); break;
+      case DType::kInt64: ins.fn = Program::pick(e.i64, ins.kind); break;
+      default: return -1;
+    }
+    if (!ins.fn) return -1;
+  } else {
+    return -1;
+  }
+  p_->code.push_back(ins);
+  p_->init.push_back(Reg{});
+  return out;
+}
+
+void ScalarLoop::Builder::output(int reg, DType t) {
+  p_->outputs.push_back(reg);
+  p_->out_dtypes.push_back(t);
+}
+
+std::shared_ptr<ScalarLoop> ScalarLoop::make(std::shared_ptr<Program> cond, std::shared_ptr<Program> body) {
+  if (!cond || !body) return nullptr;
   auto loop = std::make_shared<ScalarLoop>();
-  loop->cond_ = Program::compile(cond);
-  loop->body_ = Program::compile(body);
-  if (!loop->cond_ || !loop->body_) return nullptr;
+  loop->cond_ = std::move(cond);
+  loop->body_ = std::move(body);
   const Program& c = *loop->cond_;
   const Program& b = *loop->body_;
   if (c.outputs.size() != 1 || c.out_dtypes[0] != DType::kBool) return nullptr;

@@ -2,24 +2,45 @@
 // elementwise ops that have block functions (elementwise_blocks.h) or predicates
 // (predicate_blocks.h) — counters, accumulators, fizzbuzz-style tests — compiled once into a
 // register program and interpreted without tensors: a few ns per op instead of a kernel call.
-// Loops that do not qualify run their cond/body plans (kernels/cpu/functional.cc).
+// graph/ walks cond and body into programs through Builder (graph/scalar_loop_lowering.h); loops
+// that do not qualify run their cond/body plans (kernels/cpu/functional.cc).
 #pragma once
 #include <memory>
+#include <string>
 #include <vector>
 
-#include "graph/function.h"
+#include "core/tensor.h"
 
 namespace ef {
 
 class ScalarLoop {
  public:
-  // Null when the loop does not qualify.
-  static std::shared_ptr<ScalarLoop> compile(const GraphFunction& cond, const GraphFunction& body);
+  struct Program;
+
+  // Builds the program of one function (cond or body), node by node in topological order. Each
+  // call returns the node's register, or -1 when the node does not qualify (then so does the loop).
+  class Builder {
+   public:
+    Builder();
+    // A loop variable: the next input of the function.
+    int input(DType t);
+    // A Const node of dtype `t` holding `value`.
+    int constant(const TensorImpl& value, DType t);
+    // Op `op` of output dtype `t` over registers `args` whose dtype is `in_t`.
+    int op(const std::string& op, DType t, DType in_t, const std::vector<int>& args);
+    // Appends a function output.
+    void output(int reg, DType t);
+    std::shared_ptr<Program> finish() { return std::move(p_); }
+
+   private:
+    std::shared_ptr<Program> p_;
+  };
+
+  // The loop of programs `cond` and `body`; null when either is null or they do not fit together.
+  static std::shared_ptr<ScalarLoop> make(std::shared_ptr<Program> cond, std::shared_ptr<Program> body);
   // Runs the loop from `vars`; false (nothing done) when the inputs do not match the compiled
   // dtypes or are not scalars, so the caller runs the general path (and its errors).
   bool run(const std::vector<Tensor>& vars, std::vector<Tensor>& out) const;
-
-  struct Program;
 
  private:
   std::shared_ptr<Program> cond_, body_;
