@@ -1,11 +1,14 @@
 // Python <-> tensor conversion: the fast paths in C++, everything else via a Python fallback.
 #include "bindings/convert.h"
 
+#include <pybind11/stl.h>
+
 #include <cstring>
 #include <limits>
 
 #include "core/errors.h"
 #include "eager/context.h"
+#include "graph/function.h"
 #include "graph/graph.h"
 #include "ops/registry.h"
 
@@ -265,5 +268,37 @@ Tensor convert_value(py::handle v, DType dtype, bool exact) {
 }
 
 }  // namespace
+
+py::object attr_to_python(const AttrValue& v) {
+  return std::visit(
+      [](const auto& x) -> py::object {
+        using X = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<X, std::monostate>) {
+          return py::none();
+        } else if constexpr (std::is_same_v<X, DType>) {
+          return py::int_(static_cast<int>(x));
+        } else if constexpr (std::is_same_v<X, Shape>) {
+          if (!x.rank_known()) return py::none();
+          return py::cast(x.to_vector());
+        } else if constexpr (std::is_same_v<X, std::vector<DType>>) {
+          py::list l;
+          for (DType d : x) l.append(static_cast<int>(d));
+          return l;
+        } else if constexpr (std::is_same_v<X, std::vector<Shape>>) {
+          py::list l;
+          for (const Shape& s : x) l.append(s.rank_known() ? py::object(py::cast(s.to_vector())) : py::object(py::none()));
+          return l;
+        } else {
+          return py::cast(x);
+        }
+      },
+      v);
+}
+
+AttrKind attr_kind(const AttrValue& v) {
+  if (std::holds_alternative<DType>(v)) return AttrKind::kDType;
+  if (std::holds_alternative<std::vector<DType>>(v)) return AttrKind::kDTypeList;
+  return AttrKind::kOther;
+}
 
 }  // namespace ef

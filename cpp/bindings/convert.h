@@ -32,6 +32,12 @@ py::dtype numpy_dtype(DType t);
 // tensors, GraphFunctions.
 Attrs attrs_from_python(py::handle attrs);
 
+// An attr value as Python sees it: numbers, strings, lists, shapes as lists of dims (None for an
+// unknown rank); dtypes as their enum ints, which attr_kind tells apart from other ints.
+py::object attr_to_python(const AttrValue& v);
+enum class AttrKind { kOther = 0, kDType = 1, kDTypeList = 2 };
+AttrKind attr_kind(const AttrValue& v);
+
 // Registers the Python fallback: fn(value, dtype_enum_or_None, exact) -> Tensor.
 void set_convert_fallback(py::object fn);
 

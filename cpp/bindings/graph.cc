@@ -26,32 +26,6 @@ struct NodeRef {
 
 NodeRef ref_of(Graph& g, Node* n) { return NodeRef{g.shared_from_this(), n}; }
 
-py::object attr_to_python(const AttrValue& v) {
-  return std::visit(
-      [](const auto& x) -> py::object {
-        using X = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<X, std::monostate>) {
-          return py::none();
-        } else if constexpr (std::is_same_v<X, DType>) {
-          return py::int_(static_cast<int>(x));
-        } else if constexpr (std::is_same_v<X, Shape>) {
-          if (!x.rank_known()) return py::none();
-          return py::cast(x.to_vector());
-        } else if constexpr (std::is_same_v<X, std::vector<DType>>) {
-          py::list l;
-          for (DType d : x) l.append(static_cast<int>(d));
-          return l;
-        } else if constexpr (std::is_same_v<X, std::vector<Shape>>) {
-          py::list l;
-          for (const Shape& s : x) l.append(s.rank_known() ? py::object(py::cast(s.to_vector())) : py::object(py::none()));
-          return l;
-        } else {
-          return py::cast(x);
-        }
-      },
-      v);
-}
-
 }  // namespace
 
 void init_graph(py::module_& m) {

@@ -5,6 +5,7 @@
 
 #include "autodiff/tape.h"
 #include "bindings/bindings.h"
+#include "bindings/convert.h"
 #include "core/errors.h"
 #include "eager/context.h"
 #include "graph/function.h"
@@ -14,33 +15,6 @@ namespace ef {
 
 namespace {
 
-// (kind, value): kind 1 = a dtype enum, 2 = a list of dtype enums, 0 = anything else. Python
-// turns dtype enums into tf.DType objects.
-py::tuple attr_to_python(const AttrValue& v) {
-  return std::visit(
-      [](const auto& x) -> py::tuple {
-        using X = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<X, std::monostate>) {
-          return py::make_tuple(0, py::none());
-        } else if constexpr (std::is_same_v<X, DType>) {
-          return py::make_tuple(1, static_cast<int>(x));
-        } else if constexpr (std::is_same_v<X, std::vector<DType>>) {
-          py::list l;
-          for (DType d : x) l.append(static_cast<int>(d));
-          return py::make_tuple(2, l);
-        } else if constexpr (std::is_same_v<X, Shape>) {
-          if (!x.rank_known()) return py::make_tuple(0, py::none());
-          return py::make_tuple(0, py::cast(x.to_vector()));
-        } else if constexpr (std::is_same_v<X, std::vector<Shape>>) {
-          py::list l;
-          for (const Shape& s : x) l.append(s.rank_known() ? py::object(py::cast(s.to_vector())) : py::object(py::none()));
-          return py::make_tuple(0, l);
-        } else {
-          return py::make_tuple(0, py::cast(x));
-        }
-      },
-      v);
-}
 
 std::vector<TensorKey> keys_of(const std::vector<Tensor>& ts) {
   std::vector<TensorKey> out;
@@ -107,13 +81,16 @@ void init_tape(py::module_& m) {
         for (auto& kv : e.attrs.items()) names.push_back(kv.first);
         return names;
       })
-      // (kind, value) or None when the call had no such attr.
+      // (AttrKind, value) or None when the call had no such attr.
       .def("attr", [](const TapeEntry& e, const std::string& name) -> py::object {
         const AttrValue* v = e.attrs.find(name);
         if (!v) return py::none();
-        return attr_to_python(*v);
+        return py::make_tuple(static_cast<int>(attr_kind(*v)), attr_to_python(*v));
       })
       .def("__repr__", [](const TapeEntry& e) { return "<TapeEntry " + (e.op ? e.op->name : e.custom_name) + ">"; });
+
+  m.attr("ATTR_DTYPE") = static_cast<int>(AttrKind::kDType);  // the kinds TapeEntry.attr reports
+  m.attr("ATTR_DTYPE_LIST") = static_cast<int>(AttrKind::kDTypeList);
 
   py::class_<Tape, std::shared_ptr<Tape>>(m, "Tape")
       // A tape records the ops of the graph being built when it is created (null: eager ops).

@@ -1,5 +1,5 @@
-// The thread-local execution context: which device ops run on, and (later issues) whether
-// ops are being recorded into a graph or onto a gradient tape.
+// The thread-local execution context: which device ops run on, whether ops are being added to a
+// graph, and whether a gradient tape records them.
 #pragma once
 #include <cstdint>
 

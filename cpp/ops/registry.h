@@ -73,7 +73,6 @@ struct OpDef {
   bool stateful = false;                 // random, print, assign: never pruned or folded
   bool elementwise = false;              // candidates for fusion
   bool runs_functions = false;           // If/While/calls: run function attrs; never folded
-  std::string gradient;                  // name of the gradient function (autodiff issue)
 
   // TF's type signature. input_types[i] names the type attr typing input i ("T") or its fixed
   // dtype ("bool", "int32", "resource", "variant"); "" leaves the input to the kernel (list(type)

@@ -66,9 +66,9 @@ class _OpView:
         if kv is None:
             raise ValueError(f"Operation '{self.name}' has no attr named '{name}'.")
         kind, value = kv
-        if kind == 1:
+        if kind == _core.ATTR_DTYPE:
             return dtypes.as_dtype(value)
-        if kind == 2:
+        if kind == _core.ATTR_DTYPE_LIST:
             return [dtypes.as_dtype(v) for v in value]
         return value
 
