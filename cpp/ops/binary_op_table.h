@@ -2,7 +2,8 @@
 // X(Name, input names, dtypes with a kernel, TF's allowed list for "T", dtypes fused kernels may run).
 // math_binary_ops.cc makes each op's definition from it and kernels/cpu/binary.cc its CPU kernel
 // and fusion block functions; the per-element math is the functor struct `Name` in
-// kernels/cpu/binary_functors.h. Block sets: integer division can fail, so only float blocks.
+// kernels/cpu/binary_functors.h; three lists, so the kernels compile in three files (binary.cc,
+// binary_division.cc, binary_math.cc). Block sets: integer division can fail, so only float blocks.
 // (AddV2 on strings, integer Pow, comparisons and logical ops have kernels of their own.)
 #pragma once
 
@@ -12,22 +13,24 @@
 #define EF_TF_LIST_BITWISE "int8, int16, int32, int64, uint8, uint16, uint32, uint64"
 #define EF_TF_LIST_FLOAT_COMPLEX "half, bfloat16, float, double, complex64, complex128"
 
-#define EF_BINARY_ARITH_OPS(X)                                                                                     \
+#define EF_BINARY_ARITH_OPS(X) \
   X(Sub, "x", "y", kTypesNumeric,                                                                                         \
     "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, int64, complex64, complex128, uint32, "  \
     "uint64",                                                                                                   \
-    kBlockAll)                                                                                                  \
-  X(Mul, "x", "y", kTypesNumeric, EF_TF_LIST_MUL, kBlockAll)                                                              \
-  X(RealDiv, "x", "y", kTypesNumeric, EF_TF_LIST_MUL, kBlockFloats)                                                       \
-  X(FloorDiv, "x", "y", kTypesReal, EF_TF_LIST_MUL, kBlockFloats)                                                         \
-  X(FloorMod, "x", "y", kTypesReal, "int8, int16, int32, int64, uint8, uint16, uint32, uint64, bfloat16, half, float, double", \
-    kBlockFloats)                                                                                               \
-  X(TruncateDiv, "x", "y", kTypesNumeric, EF_TF_LIST_MUL, kBlockFloats)                                                   \
-  X(TruncateMod, "x", "y", kTypesReal, "int32, int64, bfloat16, half, float, double", kBlockFloats)                       \
-  X(Maximum, "x", "y", kTypesReal, EF_TF_LIST_MINMAX, kBlockAll)                                                          \
-  X(Minimum, "x", "y", kTypesReal, EF_TF_LIST_MINMAX, kBlockAll)                                                          \
+    kBlockAll) \
+  X(Mul, "x", "y", kTypesNumeric, EF_TF_LIST_MUL, kBlockAll) \
+  X(Maximum, "x", "y", kTypesReal, EF_TF_LIST_MINMAX, kBlockAll) \
+  X(Minimum, "x", "y", kTypesReal, EF_TF_LIST_MINMAX, kBlockAll) \
   X(SquaredDifference, "x", "y", kTypesNumeric, "bfloat16, half, float, double, int32, int64, complex64, complex128",     \
     kBlockAll)
+
+#define EF_BINARY_DIVISION_OPS(X) \
+  X(RealDiv, "x", "y", kTypesNumeric, EF_TF_LIST_MUL, kBlockFloats) \
+  X(FloorDiv, "x", "y", kTypesReal, EF_TF_LIST_MUL, kBlockFloats) \
+  X(FloorMod, "x", "y", kTypesReal, "int8, int16, int32, int64, uint8, uint16, uint32, uint64, bfloat16, half, float, double", \
+    kBlockFloats) \
+  X(TruncateDiv, "x", "y", kTypesNumeric, EF_TF_LIST_MUL, kBlockFloats) \
+  X(TruncateMod, "x", "y", kTypesReal, "int32, int64, bfloat16, half, float, double", kBlockFloats)
 
 #define EF_BINARY_MATH_OPS(X)                                                                                   \
   X(Atan2, "y", "x", kTypesFloat, "bfloat16, half, float, double", kBlockFloats)                                          \
@@ -42,4 +45,4 @@
   X(LeftShift, "x", "y", kTypesInt, EF_TF_LIST_BITWISE, kBlockInts)                                                       \
   X(RightShift, "x", "y", kTypesInt, EF_TF_LIST_BITWISE, kBlockInts)
 
-#define EF_BINARY_OPS(X) EF_BINARY_ARITH_OPS(X) EF_BINARY_MATH_OPS(X)
+#define EF_BINARY_OPS(X) EF_BINARY_ARITH_OPS(X) EF_BINARY_DIVISION_OPS(X) EF_BINARY_MATH_OPS(X)
