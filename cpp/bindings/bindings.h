@@ -15,6 +15,7 @@ void bind_operators(py::module_& m, py::class_<TensorImpl, std::shared_ptr<Tenso
 void init_ops(py::module_& m);
 void init_context(py::module_& m);
 void init_graph(py::module_& m);
+void init_plan(py::module_& m);   // compiled plans, optimizer options (bindings/plan.cc)
 void init_logging(py::module_& m);
 void init_function(py::module_& m);  // tf.function's C++ call path
 void init_tape(py::module_& m);      // tf.GradientTape's recorder (bindings/tape.cc)

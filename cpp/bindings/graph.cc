@@ -1,4 +1,4 @@
-// Graph bindings: graphs, nodes, graph-building mode, and compiled plans.
+// Graph bindings: graphs, nodes, function graphs and graph-building mode (plans: plan.cc).
 #include <pybind11/stl.h>
 
 #include "bindings/bindings.h"
@@ -17,12 +17,6 @@
 namespace ef {
 
 namespace {
-
-// A node handle that keeps its graph alive.
-struct NodeRef {
-  std::shared_ptr<Graph> graph;
-  Node* node;
-};
 
 NodeRef ref_of(Graph& g, Node* n) { return NodeRef{g.shared_from_this(), n}; }
 
@@ -184,79 +178,6 @@ void init_graph(py::module_& m) {
   m.def("current_graph", []() -> py::object {
     Context& ctx = thread_context();
     return ctx.graph ? py::cast(ctx.graph->shared_from_this()) : py::none();
-  });
-
-  py::class_<PlanRef>(m, "Plan")
-      .def(py::init([](std::shared_ptr<Graph> g, const std::vector<Tensor>& feeds, const std::vector<Tensor>& fetches,
-                       const std::vector<NodeRef>& targets) {
-        std::vector<Node*> feed_nodes, target_nodes;
-        std::vector<Endpoint> fetch_eps;
-        for (const Tensor& t : feeds) {
-          if (!t->is_symbolic() || t->graph() != g.get()) throw ValueError("feeds must be tensors of the graph");
-          feed_nodes.push_back(t->node());
-        }
-        for (const Tensor& t : fetches) {
-          if (!t->is_symbolic() || t->graph() != g.get())
-            throw ValueError(str_cat("Tensor ", t->is_symbolic() ? symbolic_repr(*t) : "(eager)",
-                                     " is not an element of this graph."));
-          fetch_eps.push_back({t->node(), t->output_index()});
-        }
-        for (const NodeRef& r : targets) target_nodes.push_back(r.node);
-        return PlanRef{g, std::make_shared<Plan>(*g, feed_nodes, fetch_eps, target_nodes)};
-      }))
-      .def("run", [](const PlanRef& p, const std::vector<Tensor>& feeds) {
-        py::gil_scoped_release release;
-        return p.plan->run(feeds);
-      })
-      .def("step_names", [](const PlanRef& p) { return p.plan->step_names(); })
-      .def_property_readonly("num_steps", [](const PlanRef& p) { return p.plan->num_steps(); });
-
-  // --- optimizer (graph/passes): options for plans built afterwards, and the optimized graph ---
-  m.def("set_optimizer_options", [](const py::dict& d) {
-    OptimizerOptions& o = optimizer_options();
-    for (auto kv : d) {
-      const std::string k = kv.first.cast<std::string>();
-      if (k == "pruning") o.pruning = kv.second.cast<bool>();
-      else if (k == "constant_folding") o.constant_folding = kv.second.cast<bool>();
-      else if (k == "common_subexpression_elimination") o.common_subexpression_elimination = kv.second.cast<bool>();
-      else if (k == "elementwise_fusion") o.elementwise_fusion = kv.second.cast<bool>();
-      else if (k == "memory_planning") o.memory_planning = kv.second.cast<bool>();
-      else if (k == "loop_optimization") o.loop_optimization = kv.second.cast<bool>();
-      else if (k == "min_graph_nodes") o.min_graph_nodes = kv.second.cast<int>();
-      else throw ValueError(str_cat("unknown optimizer option '", k, "'"));
-    }
-  });
-  m.def("get_optimizer_options", [] {
-    const OptimizerOptions& o = optimizer_options();
-    py::dict d;
-    d["pruning"] = o.pruning;
-    d["constant_folding"] = o.constant_folding;
-    d["common_subexpression_elimination"] = o.common_subexpression_elimination;
-    d["elementwise_fusion"] = o.elementwise_fusion;
-    d["memory_planning"] = o.memory_planning;
-    d["loop_optimization"] = o.loop_optimization;
-    d["min_graph_nodes"] = o.min_graph_nodes;
-    return d;
-  });
-  // The graph a Plan for these feeds/fetches/targets would run: (graph, feeds, fetches).
-  m.def("optimize_graph", [](std::shared_ptr<Graph> g, const std::vector<Tensor>& feeds,
-                             const std::vector<Tensor>& fetches, const std::vector<NodeRef>& targets) {
-    std::vector<Node*> feed_nodes, target_nodes;
-    std::vector<Endpoint> fetch_eps;
-    for (const Tensor& t : feeds) {
-      if (!t->is_symbolic() || t->graph() != g.get()) throw ValueError("feeds must be tensors of the graph");
-      feed_nodes.push_back(t->node());
-    }
-    for (const Tensor& t : fetches) {
-      if (!t->is_symbolic() || t->graph() != g.get()) throw ValueError("fetches must be tensors of the graph");
-      fetch_eps.push_back({t->node(), t->output_index()});
-    }
-    for (const NodeRef& r : targets) target_nodes.push_back(r.node);
-    OptimizedGraph og = optimize(*g, feed_nodes, fetch_eps, target_nodes, optimizer_options());
-    std::vector<Tensor> f, o;
-    for (Node* n : og.feeds) f.push_back(og.graph->output(n, 0));
-    for (const Endpoint& e : og.fetches) o.push_back(og.graph->output(e.node, e.index));
-    return py::make_tuple(og.graph, f, o);
   });
 }
 

@@ -12,6 +12,7 @@ PYBIND11_MODULE(_core, m) {
   ef::init_ops(m);
   ef::init_context(m);
   ef::init_graph(m);
+  ef::init_plan(m);
   ef::init_logging(m);
   ef::init_function(m);
   ef::init_py_func(m);
