@@ -1,6 +1,8 @@
 // Tensor construction and small host-side readers.
 #include "core/tensor.h"
 
+#include <algorithm>
+
 #include <cstring>
 #include <memory>
 #include <new>
@@ -178,7 +180,13 @@ double tensor_double_at(const TensorImpl& t, int64_t i) {
 
 std::vector<int64_t> tensor_to_int_vector(const TensorImpl& t) {
   std::vector<int64_t> v(t.num_elements());
-  for (int64_t i = 0; i < t.num_elements(); ++i) v[i] = tensor_int_at(t, i);
+  switch (t.dtype()) {  // index tensors: one copy loop each
+    case DType::kInt16: std::copy(t.data<int16_t>(), t.data<int16_t>() + v.size(), v.begin()); break;
+    case DType::kInt32: std::copy(t.data<int32_t>(), t.data<int32_t>() + v.size(), v.begin()); break;
+    case DType::kInt64: std::copy(t.data<int64_t>(), t.data<int64_t>() + v.size(), v.begin()); break;
+    default:
+      for (int64_t i = 0; i < t.num_elements(); ++i) v[i] = tensor_int_at(t, i);
+  }
   return v;
 }
 

@@ -10,17 +10,6 @@ namespace ef {
 
 namespace {
 
-// Reads the int16/int32/int64 index tensor as int64.
-std::vector<int64_t> read_indices(const TensorImpl& t) {
-  std::vector<int64_t> v(t.num_elements());
-  switch (t.dtype()) {
-    case DType::kInt16: std::copy(t.data<int16_t>(), t.data<int16_t>() + v.size(), v.begin()); break;
-    case DType::kInt32: std::copy(t.data<int32_t>(), t.data<int32_t>() + v.size(), v.begin()); break;
-    default: std::copy(t.data<int64_t>(), t.data<int64_t>() + v.size(), v.begin()); break;
-  }
-  return v;
-}
-
 // "[1,1]": the coordinates of flat element `i` of a tensor of shape `dims` (first `n` dims).
 std::string coords(int64_t i, const Shape& dims, int n) {
   std::vector<int64_t> c(n);
@@ -58,7 +47,7 @@ void gather_kernel(KernelContext& c) {
   const int64_t batch = prod(ps, 0, bd), outer = prod(ps, bd, axis), n = ps[axis];
   const int64_t inner = prod(ps, axis + 1, ps.rank());
   const int64_t m = prod(indices.shape(), bd, indices.rank());
-  std::vector<int64_t> idx = read_indices(indices);
+  std::vector<int64_t> idx = tensor_to_int_vector(indices);
   for (size_t i = 0; i < idx.size(); ++i)
     EF_INVALID(idx[i] >= 0 && idx[i] < n, "indices", coords(i, indices.shape(), indices.rank()), " = ", idx[i],
                " is not in [0, ", n, ")");
@@ -89,7 +78,7 @@ void gather_nd_kernel(KernelContext& c) {
   const int k = static_cast<int>(indices.shape()[indices.rank() - 1]);
   const int64_t count = prod(indices.shape(), 0, indices.rank() - 1);
   const int64_t slice = prod(ps, k, ps.rank());
-  std::vector<int64_t> idx = read_indices(indices);
+  std::vector<int64_t> idx = tensor_to_int_vector(indices);
   std::vector<int64_t> offsets(count, 0);
   for (int64_t i = 0; i < count; ++i) {
     int64_t off = 0;

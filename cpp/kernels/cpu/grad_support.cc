@@ -18,16 +18,6 @@ namespace {
     default: check_type(OP, DTYPE, kTypesNumeric);                                   \
   }
 
-std::vector<int64_t> read_ids(const TensorImpl& t) {
-  std::vector<int64_t> v(t.num_elements());
-  switch (t.dtype()) {
-    case DType::kInt16: std::copy(t.data<int16_t>(), t.data<int16_t>() + v.size(), v.begin()); break;
-    case DType::kInt32: std::copy(t.data<int32_t>(), t.data<int32_t>() + v.size(), v.begin()); break;
-    default: std::copy(t.data<int64_t>(), t.data<int64_t>() + v.size(), v.begin()); break;
-  }
-  return v;
-}
-
 // out[rows[i]] += src[i] for blocks of `inner` elements (row -1: dropped).
 template <typename T>
 void accumulate_rows(const T* src, T* out, const std::vector<int64_t>& rows, int64_t inner) {
@@ -48,7 +38,7 @@ void invert_permutation_kernel(KernelContext& c) {
   const TensorImpl& x = *c.input(0);
   check_index_type(c.op, x.dtype(), "T");
   EF_INVALID(x.rank() == 1, "invert_permutation expects a 1D vector.");
-  std::vector<int64_t> v = read_ids(x);
+  std::vector<int64_t> v = tensor_to_int_vector(x);
   const int64_t n = static_cast<int64_t>(v.size());
   std::vector<int64_t> inv(n, -1);
   for (int64_t i = 0; i < n; ++i) {
@@ -81,7 +71,7 @@ void unsorted_segment_sum_kernel(KernelContext& c) {
     out_shape.push_back(ds[d]);
     inner *= ds[d];
   }
-  std::vector<int64_t> rows = read_ids(ids);
+  std::vector<int64_t> rows = tensor_to_int_vector(ids);
   for (size_t i = 0; i < rows.size(); ++i)
     EF_INVALID(rows[i] < num, "segment_ids[", i, "] = ", rows[i], " is out of range [0, ", num, ")");
   TensorImpl* out = c.allocate_output(0, data.dtype(), out_shape);
@@ -115,7 +105,7 @@ void scatter_nd_kernel(KernelContext& c) {
   int64_t count = 1, inner = 1;
   for (int d = 0; d < batch; ++d) count *= is[d];
   for (int d = static_cast<int>(k); d < out_shape.rank(); ++d) inner *= out_shape[d];
-  std::vector<int64_t> idx = read_ids(indices);
+  std::vector<int64_t> idx = tensor_to_int_vector(indices);
   std::vector<int64_t> rows(count);
   for (int64_t i = 0; i < count; ++i) {
     int64_t row = 0;
