@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "kernels/cpu/copy.h"
+#include "kernels/cpu/slice_args.h"
 #include "ops/array_shapes.h"
 #include "kernels/cpu/wrapping.h"
 #include "ops/slice_spec.h"
@@ -129,15 +130,8 @@ void scatter_nd_kernel(KernelContext& c) {
 
 void strided_slice_grad_kernel(KernelContext& c) {
   const Shape shape = fill_shape(c.op, c.input(0)->shape(), c.input(0).get());
-  DType dtypes[3];
-  Shape shapes[3];
-  const TensorImpl* values[3];
-  for (int i = 0; i < 3; ++i) {
-    dtypes[i] = c.input(i + 1)->dtype();
-    shapes[i] = c.input(i + 1)->shape();
-    values[i] = c.input(i + 1).get();
-  }
-  SliceSpec spec = strided_slice_inputs(c.op, shape, dtypes, shapes, values, c.attrs);
+  const SliceArgs<3> a = slice_args<3>(c);
+  SliceSpec spec = strided_slice_inputs(c.op, shape, a.dtypes, a.shapes, a.values, c.attrs);
   const TensorImpl& dy = *c.input(4);
   EF_INVALID(dy.shape() == spec.final_shape, "shape of dy was ", dy.shape().to_list_string(), " instead of ",
              spec.final_shape.to_list_string());

@@ -1,5 +1,6 @@
 // CPU kernels: StridedSlice and Slice (one strided copy; whole-tensor slices share the buffer).
 #include "kernels/cpu/copy.h"
+#include "kernels/cpu/slice_args.h"
 #include "ops/array_shapes.h"
 #include "ops/slice_spec.h"
 
@@ -25,27 +26,13 @@ void run_slice(KernelContext& c, const SliceSpec& spec) {
 }
 
 void strided_slice_kernel(KernelContext& c) {
-  DType dtypes[3];
-  Shape shapes[3];
-  const TensorImpl* values[3];
-  for (int i = 0; i < 3; ++i) {
-    dtypes[i] = c.input(i + 1)->dtype();
-    shapes[i] = c.input(i + 1)->shape();
-    values[i] = c.input(i + 1).get();
-  }
-  run_slice(c, strided_slice_inputs(c.op, c.input(0)->shape(), dtypes, shapes, values, c.attrs));
+  const SliceArgs<3> a = slice_args<3>(c);
+  run_slice(c, strided_slice_inputs(c.op, c.input(0)->shape(), a.dtypes, a.shapes, a.values, c.attrs));
 }
 
 void slice_kernel(KernelContext& c) {
-  DType dtypes[2];
-  Shape shapes[2];
-  const TensorImpl* values[2];
-  for (int i = 0; i < 2; ++i) {
-    dtypes[i] = c.input(i + 1)->dtype();
-    shapes[i] = c.input(i + 1)->shape();
-    values[i] = c.input(i + 1).get();
-  }
-  run_slice(c, slice_inputs(c.op, c.input(0)->shape(), dtypes, shapes, values));
+  const SliceArgs<2> a = slice_args<2>(c);
+  run_slice(c, slice_inputs(c.op, c.input(0)->shape(), a.dtypes, a.shapes, a.values));
 }
 
 EF_REGISTER_CPU_KERNEL("StridedSlice", strided_slice_kernel);
