@@ -93,6 +93,14 @@ template <> struct DTypeOf<std::string> { static constexpr DType value = DType::
     default: DEFAULT;                        \
   }
 
+// Numbers: real numbers and complex64.
+#define EF_DISPATCH_NUMERIC(DTYPE, DEFAULT, ...)      \
+  switch (DTYPE) {                                    \
+    EF_CASES_REAL(__VA_ARGS__)                        \
+    EF_CASE(kComplex64, ::ef::complex64, __VA_ARGS__) \
+    default: DEFAULT;                                 \
+  }
+
 // Every fixed-size type: real numbers, bool and complex64.
 #define EF_DISPATCH_POD(DTYPE, DEFAULT, ...)           \
   switch (DTYPE) {                                     \

@@ -31,13 +31,6 @@ inline TensorImpl* prepare(KernelContext& c, unsigned types, DType out_dtype = D
 
 #define EF_UNSUPPORTED(c) check_type(c.op, c.input(0)->dtype(), 0)
 
-#define EF_DISPATCH_NUMERIC(DTYPE, DEFAULT, ...)      \
-  switch (DTYPE) {                                    \
-    EF_CASES_REAL(__VA_ARGS__)                        \
-    EF_CASE(kComplex64, ::ef::complex64, __VA_ARGS__) \
-    default: DEFAULT;                                 \
-  }
-
 // One kernel for every op of the table: F's math over the dtypes in Types.
 template <class F, unsigned Types>
 void table_kernel(KernelContext& c) {

@@ -296,13 +296,6 @@ void reduce_typed(const TensorImpl& in, const std::vector<bool>& mask, TensorImp
   } while (true);
 }
 
-#define EF_DISPATCH_NUMERIC_RED(DTYPE, DEFAULT, ...)  \
-  switch (DTYPE) {                                    \
-    EF_CASES_REAL(__VA_ARGS__)                        \
-    EF_CASE(kComplex64, ::ef::complex64, __VA_ARGS__) \
-    default: DEFAULT;                                 \
-  }
-
 template <class Red, bool kMean>
 void reduction_kernel(KernelContext& c) {
   const TensorImpl& in = *c.input(0);
@@ -317,7 +310,7 @@ void reduction_kernel(KernelContext& c) {
   } else if constexpr (std::is_same_v<Red, MaxOp> || std::is_same_v<Red, MinOp>) {
     EF_DISPATCH_REAL(in.dtype(), throw_no_kernel(op, "T", in.dtype()), reduce_typed<Red, kMean, T>(in, mask, out));
   } else {
-    EF_DISPATCH_NUMERIC_RED(in.dtype(), throw_no_kernel(op, "T", in.dtype()), reduce_typed<Red, kMean, T>(in, mask, out));
+    EF_DISPATCH_NUMERIC(in.dtype(), throw_no_kernel(op, "T", in.dtype()), reduce_typed<Red, kMean, T>(in, mask, out));
   }
 }
 
