@@ -4,7 +4,7 @@
 // and fusion block functions; the per-element math is the functor struct `Name` in
 // kernels/cpu/binary_functors.h; three lists, so the kernels compile in three files (binary.cc,
 // binary_division.cc, binary_math.cc). Block sets: integer division can fail, so only float blocks.
-// (AddV2 on strings, integer Pow, comparisons and logical ops have kernels of their own.)
+// (AddV2 on strings and integer Pow have kernels of their own.)
 #pragma once
 
 #define EF_TF_LIST_MUL \
@@ -46,3 +46,18 @@
   X(RightShift, "x", "y", kTypesInt, EF_TF_LIST_BITWISE, kBlockInts)
 
 #define EF_BINARY_OPS(X) EF_BINARY_ARITH_OPS(X) EF_BINARY_DIVISION_OPS(X) EF_BINARY_MATH_OPS(X)
+
+// Comparisons, with a bool output: X(Name, dtypes with a kernel, TF's allowed list for "T" or
+// nullptr for any type). kernels/cpu/binary_compare.cc makes each op's CPU kernel and its scalar
+// loop predicates from the functor `Name` there. Strings compare too.
+#define EF_TF_LIST_COMPARE "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64"
+#define EF_COMPARE_OPS(X)                   \
+  X(Less, kTypesReal, EF_TF_LIST_COMPARE)         \
+  X(LessEqual, kTypesReal, EF_TF_LIST_COMPARE)    \
+  X(Greater, kTypesReal, EF_TF_LIST_COMPARE)      \
+  X(GreaterEqual, kTypesReal, EF_TF_LIST_COMPARE) \
+  X(Equal, kTypesAll, nullptr)                    \
+  X(NotEqual, kTypesAll, nullptr)
+
+// The logical binary ops: bool inputs and output, no "T" attr.
+#define EF_LOGICAL_OPS(X) X(LogicalAnd) X(LogicalOr)

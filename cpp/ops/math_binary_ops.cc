@@ -25,8 +25,6 @@ void infer_binary(InferContext& c) {
 constexpr const char* kListAdd =
     "bfloat16, half, float, double, uint8, uint16, uint32, uint64, int8, int16, int32, int64, complex64, complex128";
 constexpr const char* kListPow = "bfloat16, float, half, double, int8, int16, int32, int64, complex64, complex128";
-constexpr const char* kListCompare =
-    "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64";
 
 // `Types`: the dtypes the kernels take; those outside TF's `list` are dropped unless `extension`
 // (AddV2 on strings: TF's tf.add uses its Add op for them).
@@ -48,14 +46,12 @@ EF_REGISTER_OP(binary<kTypesNumeric>("Pow", kListPow));
   EF_REGISTER_OP(binary<TYPES>(#NAME, LIST, false, X, Y));
 EF_BINARY_OPS(EF_DEFINE_BINARY_OP)
 #undef EF_DEFINE_BINARY_OP
-EF_REGISTER_OP(binary<kTypesBool>("LogicalAnd", nullptr));
-EF_REGISTER_OP(binary<kTypesBool>("LogicalOr", nullptr));
-EF_REGISTER_OP(binary<kTypesReal, true>("Less", kListCompare));
-EF_REGISTER_OP(binary<kTypesReal, true>("LessEqual", kListCompare));
-EF_REGISTER_OP(binary<kTypesReal, true>("Greater", kListCompare));
-EF_REGISTER_OP(binary<kTypesReal, true>("GreaterEqual", kListCompare));
-EF_REGISTER_OP(binary<kTypesAll, true>("Equal", nullptr));
-EF_REGISTER_OP(binary<kTypesAll, true>("NotEqual", nullptr));
+#define EF_DEFINE_COMPARE_OP(NAME, TYPES, LIST) EF_REGISTER_OP((binary<TYPES, true>(#NAME, LIST)));
+EF_COMPARE_OPS(EF_DEFINE_COMPARE_OP)
+#undef EF_DEFINE_COMPARE_OP
+#define EF_DEFINE_LOGICAL_OP(NAME) EF_REGISTER_OP(binary<kTypesBool>(#NAME, nullptr));
+EF_LOGICAL_OPS(EF_DEFINE_LOGICAL_OP)
+#undef EF_DEFINE_LOGICAL_OP
 
 }  // namespace
 }  // namespace ef

@@ -230,6 +230,21 @@ TEST(Blocks, TableCoversElementwiseOps) {
   EXPECT_EQ(elementwise_block(elementwise_block_id("Tanh")).arity, 1);
 }
 
+TEST(Blocks, PredicatesFollowTheOpsDtypes) {
+  const float a = 1.f, b = 2.f;
+  ASSERT_NE(find_predicate("Less", DType::kFloat32), nullptr);
+  EXPECT_TRUE(find_predicate("Less", DType::kFloat32)(&a, &b));
+  EXPECT_FALSE(find_predicate("GreaterEqual", DType::kFloat32)(&a, &b));
+  EXPECT_EQ(find_predicate("Less", DType::kBool), nullptr);  // TF's Less takes no bools
+  const bool t = true, f = false;
+  ASSERT_NE(find_predicate("Equal", DType::kBool), nullptr);
+  EXPECT_FALSE(find_predicate("Equal", DType::kBool)(&t, &f));
+  EXPECT_FALSE(find_predicate("LogicalAnd", DType::kBool)(&t, &f));
+  EXPECT_TRUE(find_predicate("LogicalOr", DType::kBool)(&t, &f));
+  EXPECT_FALSE(find_predicate("LogicalNot", DType::kBool)(&t, nullptr));
+  EXPECT_EQ(find_predicate("AddV2", DType::kFloat32), nullptr);
+}
+
 TEST(Fusion, ChainBecomesOneNode) {
   auto g = Graph::create();
   Node* x = g->add_placeholder(DType::kFloat32, Shape{1000}, "x");

@@ -1,4 +1,4 @@
-// The registry of elementwise block functions used by the fused elementwise kernel.
+// The registry of elementwise ops' block functions and predicates.
 #include "kernels/cpu/elementwise_blocks.h"
 
 #include <deque>
@@ -54,6 +54,10 @@ void register_binary_block(const std::string& op, BinaryBlockFn<T> fn) {
   mutable_fns<T>(entry(op, 2)).binary = fn;
 }
 
+void register_predicate(const std::string& op, int arity, DType t, PredicateFn fn) {
+  entry(op, arity).predicates[t] = fn;
+}
+
 template void register_unary_block<float>(const std::string&, UnaryBlockFn<float>);
 template void register_unary_block<double>(const std::string&, UnaryBlockFn<double>);
 template void register_unary_block<int32_t>(const std::string&, UnaryBlockFn<int32_t>);
@@ -90,6 +94,14 @@ bool has_elementwise_block(const std::string& op, DType t) {
     case DType::kInt64: return has_fn<int64_t>(e);
     default: return false;
   }
+}
+
+PredicateFn find_predicate(const std::string& op, DType t) {
+  const int id = elementwise_block_id(op);
+  if (id < 0) return nullptr;
+  const auto& p = elementwise_block(id).predicates;
+  auto it = p.find(t);
+  return it == p.end() ? nullptr : it->second;
 }
 
 }  // namespace ef

@@ -5,7 +5,6 @@
 
 #include "kernels/cpu/elementwise_blocks.h"
 #include "kernels/cpu/numerics.h"
-#include "kernels/cpu/predicate_blocks.h"
 
 namespace ef {
 

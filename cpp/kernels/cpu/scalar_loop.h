@@ -1,6 +1,5 @@
 // ScalarLoop: a While loop over scalar variables whose cond and body are made only of
-// elementwise ops that have block functions (elementwise_blocks.h) or predicates
-// (predicate_blocks.h) — counters, accumulators, fizzbuzz-style tests — compiled once into a
+// elementwise ops that have block functions or predicates (elementwise_blocks.h) — counters, accumulators, fizzbuzz-style tests — compiled once into a
 // register program and interpreted without tensors: a few ns per op instead of a kernel call.
 // graph/ walks cond and body into programs through Builder (graph/scalar_loop_lowering.h); loops
 // that do not qualify run their cond/body plans (kernels/cpu/functional.cc).

@@ -21,7 +21,6 @@
 
 #include "kernels/cpu/broadcast.h"
 #include "kernels/cpu/elementwise_blocks.h"
-#include "kernels/cpu/predicate_blocks.h"
 #include "kernels/cpu/unary_functors.h"
 #include "ops/math_unary_ops.h"
 #include "ops/op_util.h"
@@ -178,7 +177,12 @@ using namespace unary_functors;  // NOLINT: the table names functors as their op
 
 // ---- bool-valued and mixed-type ops ----
 
-template <int Kind>  // 0: IsNan, 1: IsInf, 2: IsFinite
+// IsNan, IsInf, IsFinite: float inputs, bool outputs (half and bfloat16 test as float).
+struct IsNanFn { template <class C> bool operator()(C f) const { return std::isnan(f); } };
+struct IsInfFn { template <class C> bool operator()(C f) const { return std::isinf(f); } };
+struct IsFiniteFn { template <class C> bool operator()(C f) const { return std::isfinite(f); } };
+
+template <class Test>
 void float_predicate_kernel(KernelContext& c) {
   const TensorImpl& x = *c.input(0);
   check_unary_type(c.op, x.dtype(), ut::kFloat);
@@ -187,12 +191,7 @@ void float_predicate_kernel(KernelContext& c) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half>) {
       using C = std::conditional_t<std::is_same_v<T, double>, double, float>;
-      unary_loop<T, bool>(x, *out, [](T v) {
-        const C f = static_cast<C>(v);
-        if constexpr (Kind == 0) return std::isnan(f);
-        else if constexpr (Kind == 1) return std::isinf(f);
-        else return std::isfinite(f);
-      });
+      unary_loop<T, bool>(x, *out, [](T v) { return Test()(static_cast<C>(v)); });
     }
   });
 }
@@ -217,16 +216,16 @@ void complex_abs_kernel(KernelContext& c) {
 EF_UNARY_OPS(EF_UNARY_KERNEL)
 #undef EF_UNARY_KERNEL
 
-EF_REGISTER_CPU_KERNEL("IsNan", float_predicate_kernel<0>);
-EF_REGISTER_CPU_KERNEL("IsInf", float_predicate_kernel<1>);
-EF_REGISTER_CPU_KERNEL("IsFinite", float_predicate_kernel<2>);
+EF_REGISTER_CPU_KERNEL("IsNan", float_predicate_kernel<IsNanFn>);
+EF_REGISTER_CPU_KERNEL("IsInf", float_predicate_kernel<IsInfFn>);
+EF_REGISTER_CPU_KERNEL("IsFinite", float_predicate_kernel<IsFiniteFn>);
 EF_REGISTER_CPU_KERNEL("LogicalNot", logical_not_kernel);
 EF_REGISTER_CPU_KERNEL("ComplexAbs", complex_abs_kernel);
 
 // LogicalNot for the scalar loop interpreter (kernels/cpu/scalar_loop.cc).
 bool logical_not_predicate(const void* a, const void*) { return !*static_cast<const bool*>(a); }
 struct LogicalNotPredicate {
-  LogicalNotPredicate() { register_predicate("LogicalNot", DType::kBool, logical_not_predicate); }
+  LogicalNotPredicate() { register_predicate("LogicalNot", 1, DType::kBool, logical_not_predicate); }
 };
 static LogicalNotPredicate ef_logical_not_predicate;
 

@@ -217,40 +217,33 @@ struct Softplus {
   template <class S> static bool in_range(S x) { return exp_safe(x); }
   template <class S> static S scalar(S x) { return (x > S(0) ? x : S(0)) + std::log1p(std::exp(-std::abs(x))); }
 };
-// Functions without a vectorized Eigen form: the C library's (or special_functions.h) per element.
-#define EF_SCALAR_UNARY(NAME, FN, COMPLEX)                                              \
+// Functions without a vectorized Eigen form: the C library's (or special_functions.h) per element;
+// EF_COMPLEX adds the complex64 form for the ops that take complex inputs.
+#define EF_SCALAR_UNARY(NAME, FN, ...)                                                  \
   struct NAME {                                                                         \
     static constexpr bool kHeavy = true;                                                \
     template <class A> static auto array(const A& a) {                                  \
       using S = typename A::Scalar;                                                     \
       return a.unaryExpr([](S v) -> S { return FN(v); });                               \
     }                                                                                   \
-    static complex64 complex(complex64 z) { return COMPLEX(z); }                         \
+    __VA_ARGS__                                                                         \
   };
-EF_SCALAR_UNARY(Asin, std::asin, std::asin)
-EF_SCALAR_UNARY(Acos, std::acos, std::acos)
-EF_SCALAR_UNARY(Atan, std::atan, std::atan)
-EF_SCALAR_UNARY(Sinh, std::sinh, std::sinh)
-EF_SCALAR_UNARY(Cosh, std::cosh, std::cosh)
-EF_SCALAR_UNARY(Asinh, std::asinh, std::asinh)
-EF_SCALAR_UNARY(Acosh, std::acosh, std::acosh)
-EF_SCALAR_UNARY(Atanh, std::atanh, std::atanh)
+#define EF_COMPLEX(FN) static complex64 complex(complex64 z) { return FN(z); }
+EF_SCALAR_UNARY(Asin, std::asin, EF_COMPLEX(std::asin))
+EF_SCALAR_UNARY(Acos, std::acos, EF_COMPLEX(std::acos))
+EF_SCALAR_UNARY(Atan, std::atan, EF_COMPLEX(std::atan))
+EF_SCALAR_UNARY(Sinh, std::sinh, EF_COMPLEX(std::sinh))
+EF_SCALAR_UNARY(Cosh, std::cosh, EF_COMPLEX(std::cosh))
+EF_SCALAR_UNARY(Asinh, std::asinh, EF_COMPLEX(std::asinh))
+EF_SCALAR_UNARY(Acosh, std::acosh, EF_COMPLEX(std::acosh))
+EF_SCALAR_UNARY(Atanh, std::atanh, EF_COMPLEX(std::atanh))
+EF_SCALAR_UNARY(Erf, std::erf)
+EF_SCALAR_UNARY(Erfc, std::erfc)
+EF_SCALAR_UNARY(Erfinv, special::erfinv)
+EF_SCALAR_UNARY(Lgamma, special::lgamma)
+EF_SCALAR_UNARY(Digamma, special::digamma)
+#undef EF_COMPLEX
 #undef EF_SCALAR_UNARY
-// Real-only special functions (their ops take float types only).
-#define EF_SCALAR_UNARY_REAL(NAME, FN)                                                  \
-  struct NAME {                                                                         \
-    static constexpr bool kHeavy = true;                                                \
-    template <class A> static auto array(const A& a) {                                  \
-      using S = typename A::Scalar;                                                     \
-      return a.unaryExpr([](S v) -> S { return FN(v); });                               \
-    }                                                                                   \
-  };
-EF_SCALAR_UNARY_REAL(Erf, std::erf)
-EF_SCALAR_UNARY_REAL(Erfc, std::erfc)
-EF_SCALAR_UNARY_REAL(Erfinv, special::erfinv)
-EF_SCALAR_UNARY_REAL(Lgamma, special::lgamma)
-EF_SCALAR_UNARY_REAL(Digamma, special::digamma)
-#undef EF_SCALAR_UNARY_REAL
 struct Softsign {
   static constexpr bool kHeavy = false;
   template <class A> static auto array(const A& a) {
