@@ -1,14 +1,13 @@
 // Op bindings: execute(op, inputs, attrs) for Python wrappers, and registry introspection.
 #include <pybind11/stl.h>
 
-#include <cctype>
-
 #include "bindings/bindings.h"
 #include "bindings/convert.h"
 #include "core/errors.h"
 #include "eager/context.h"
 #include "eager/execute.h"
 #include "graph/function.h"
+#include "graph/graph.h"
 
 namespace ef {
 
@@ -138,17 +137,6 @@ std::vector<Tensor> inputs_from_python(py::handle inputs) {
   return out;
 }
 
-// TF's valid root name scope (name_scope's pattern): [A-Za-z0-9.][A-Za-z0-9_.\\/>-]*.
-bool valid_scope_name(const std::string& s) {
-  auto ok = [](char c, bool first) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' ||
-           (!first && (c == '_' || c == '\\' || c == '/' || c == '>' || c == '-'));
-  };
-  for (size_t i = 0; i < s.size(); ++i)
-    if (!ok(s[i], i == 0)) return false;
-  return true;
-}
-
 // An op's `name`: eager ops have none (TF ignores the argument); graph nodes take a str or bytes
 // that is a valid scope name, as TF's name_scope requires.
 std::string graph_node_name(py::handle name) {
@@ -157,9 +145,7 @@ std::string graph_node_name(py::handle name) {
     throw TypeError(str_cat("expected string or bytes-like object, got '",
                             py::type::handle_of(name).attr("__name__").cast<std::string>(), "'"));
   std::string s = attr_string(name);
-  if (!valid_scope_name(s))
-    throw ValueError(str_cat("'", s, "' is not a valid root scope name. A root scope name has to match the ",
-                             "following pattern: ^[A-Za-z0-9.][A-Za-z0-9_.\\\\/>-]*$"));
+  check_node_name(s);
   return s;
 }
 

@@ -57,26 +57,22 @@ void init_plan(py::module_& m) {
     OptimizerOptions& o = optimizer_options();
     for (auto kv : d) {
       const std::string k = kv.first.cast<std::string>();
-      if (k == "pruning") o.pruning = kv.second.cast<bool>();
-      else if (k == "constant_folding") o.constant_folding = kv.second.cast<bool>();
-      else if (k == "common_subexpression_elimination") o.common_subexpression_elimination = kv.second.cast<bool>();
-      else if (k == "elementwise_fusion") o.elementwise_fusion = kv.second.cast<bool>();
-      else if (k == "memory_planning") o.memory_planning = kv.second.cast<bool>();
-      else if (k == "loop_optimization") o.loop_optimization = kv.second.cast<bool>();
-      else if (k == "min_graph_nodes") o.min_graph_nodes = kv.second.cast<int>();
-      else throw ValueError(str_cat("unknown optimizer option '", k, "'"));
+#define EF_SET_OPTION(TYPE, NAME, DEFAULT) \
+      if (k == #NAME) {                    \
+        o.NAME = kv.second.cast<TYPE>();   \
+        continue;                          \
+      }
+      EF_OPTIMIZER_OPTIONS(EF_SET_OPTION)
+#undef EF_SET_OPTION
+      throw ValueError(str_cat("unknown optimizer option '", k, "'"));
     }
   });
   m.def("get_optimizer_options", [] {
     const OptimizerOptions& o = optimizer_options();
     py::dict d;
-    d["pruning"] = o.pruning;
-    d["constant_folding"] = o.constant_folding;
-    d["common_subexpression_elimination"] = o.common_subexpression_elimination;
-    d["elementwise_fusion"] = o.elementwise_fusion;
-    d["memory_planning"] = o.memory_planning;
-    d["loop_optimization"] = o.loop_optimization;
-    d["min_graph_nodes"] = o.min_graph_nodes;
+#define EF_GET_OPTION(TYPE, NAME, DEFAULT) d[#NAME] = o.NAME;
+    EF_OPTIMIZER_OPTIONS(EF_GET_OPTION)
+#undef EF_GET_OPTION
     return d;
   });
   // The graph a Plan for these feeds/fetches/targets would run: (graph, feeds, fetches).

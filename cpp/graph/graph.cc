@@ -9,6 +9,17 @@
 
 namespace ef {
 
+void check_node_name(const std::string& s) {
+  auto ok = [](char c, bool first) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' ||
+           (!first && (c == '_' || c == '\\' || c == '/' || c == '>' || c == '-'));
+  };
+  for (size_t i = 0; i < s.size(); ++i)
+    if (!ok(s[i], i == 0))
+      throw ValueError(str_cat("'", s, "' is not a valid root scope name. A root scope name has to match the ",
+                               "following pattern: ^[A-Za-z0-9.][A-Za-z0-9_.\\\\/>-]*$"));
+}
+
 std::string Graph::scoped(const std::string& name) const {
   std::string out;
   for (const std::string& s : scopes_) out += s + "/";

@@ -13,6 +13,10 @@
 
 namespace ef {
 
+// A node name given by the user must be a valid root scope name, as TF's name_scope requires
+// (^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$): ValueError with TF's message otherwise.
+void check_node_name(const std::string& name);
+
 class Graph;
 struct Node;
 

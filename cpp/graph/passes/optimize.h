@@ -9,14 +9,21 @@
 
 namespace ef {
 
+// The optimizer's options, one line each: X(type, name, default). The bindings read and set them
+// by name from this list.
+#define EF_OPTIMIZER_OPTIONS(X)                                                                  \
+  X(bool, pruning, true)                                                                         \
+  X(bool, constant_folding, true)                                                                \
+  X(bool, common_subexpression_elimination, true)                                                \
+  X(bool, elementwise_fusion, true)                                                              \
+  X(bool, memory_planning, true)                                                                 \
+  X(bool, loop_optimization, true) /* scalar While loops run in the scalar interpreter */        \
+  X(int, min_graph_nodes, 0)       /* graphs with fewer nodes are not optimized (TF's) */
+
 struct OptimizerOptions {
-  bool pruning = true;
-  bool constant_folding = true;
-  bool common_subexpression_elimination = true;
-  bool elementwise_fusion = true;
-  bool memory_planning = true;
-  bool loop_optimization = true;  // scalar While loops run in the scalar interpreter
-  int min_graph_nodes = 0;  // graphs with fewer nodes are not optimized (TF's min_graph_nodes)
+#define EF_OPTION_FIELD(TYPE, NAME, DEFAULT) TYPE NAME = DEFAULT;
+  EF_OPTIMIZER_OPTIONS(EF_OPTION_FIELD)
+#undef EF_OPTION_FIELD
 };
 OptimizerOptions& optimizer_options();  // process-wide, like TF's
 
