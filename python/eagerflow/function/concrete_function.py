@@ -279,6 +279,8 @@ class ConcreteFunction:
 def _has_tensors(t):
     if isinstance(t, trace_type.TensorType):
         return True
+    if isinstance(t, trace_type.CompositeType):
+        return bool(t.components)
     return isinstance(t, trace_type._Composite) and any(_has_tensors(c) for c in t.components)
 
 
@@ -308,6 +310,12 @@ def _check_arg(arg, t, spec, name, summary):
                             f"       got: {_structure_summary(arg)}")
         for ct, s, v in zip(t.components, t._children(spec), t._children(arg)):
             _check_arg(v, ct, s, name, summary)
+        return
+    if isinstance(t, trace_type.CompositeType):
+        arg_spec = getattr(arg, "_type_spec", None)
+        if arg_spec is None or not arg_spec.is_subtype_of(t.spec):
+            raise TypeError(f"ConcreteFunction {summary} was constructed with {type(spec).__name__} value {spec} in "
+                            f"{name}, but was called with {type(arg).__name__} value {arg}.")
         return
     try:
         same = bool(arg == spec) if not isinstance(arg, Tensor) else False

@@ -14,6 +14,7 @@ import numpy as np
 
 from eagerflow.framework.tensor import Tensor
 from eagerflow.framework.trace import TraceType, TracingContext
+from eagerflow.function.type_spec import CompositeTensor
 
 _LITERALS = (type(None), bool, int, float, complex, str, bytes, np.generic)
 
@@ -301,6 +302,40 @@ class DataclassType(_Composite):
         return new
 
 
+class CompositeType(_Builtin):
+    """A CompositeTensor argument: typed by its TypeSpec, fed by its component tensors and rebuilt
+    from placeholders of them while tracing."""
+    __slots__ = ("spec", "components")
+
+    def __init__(self, spec):
+        self.spec = spec
+        self.components = tuple(TensorType(c.dtype._type_enum, c.shape.dims) for c in spec._component_specs)
+
+    def is_subtype_of(self, other):
+        return type(other) is CompositeType and self.spec.is_subtype_of(other.spec)
+
+    def most_specific_common_supertype(self, others):
+        if any(type(o) is not CompositeType for o in others):
+            return None
+        spec = self.spec.most_specific_common_supertype([o.spec for o in others])
+        return None if spec is None else CompositeType(spec)
+
+    def _placeholder(self, value, ctx):
+        return self.spec._from_components([c._placeholder(None, ctx) for c in self.components])
+
+    def _flatten(self, value, out):
+        out.extend(self.spec._to_components(value))
+
+    def __eq__(self, other):
+        return type(other) is CompositeType and other.spec == self.spec
+
+    def __hash__(self):
+        return hash((CompositeType, self.spec))
+
+    def __repr__(self):
+        return "CompositeType(%r)" % (self.spec,)
+
+
 # --- dispatch on built-in vs user types ---------------------------------------------------------
 
 def _placeholder(t, value, ctx):
@@ -352,6 +387,8 @@ def from_value(value, context=None):
         return value.__tf_tracing_type__(context)
     if isinstance(value, Tensor):
         return TensorType(value._dtype_enum, value._shape_tuple)
+    if isinstance(value, CompositeTensor):
+        return CompositeType(value._type_spec)
     if _is_variable(value):
         return VariableType(value)
     if isinstance(value, tuple):
