@@ -393,6 +393,8 @@ SAMPLES = {
     "Softsign": op(call(away0(2, 3)), grad="features"),
     "Xlogy": op(call(away0(2, 3), pos(3)), grad="x y"),
     "Xdivy": op(call(away0(2, 3), away0(3)), grad="x y"),
+    "DivNoNan": op(call(f(2, 3), away0(3)), grad="x y"),
+    "MulNoNan": op(call(f(2, 3), f(3)), grad="x y"),
     "NextAfter": op(call(f(2, 3), f(3)), grad="x1 x2"),
     "TruncateDiv": op(call(f64([7.5, -7.5, 3.1]), f64([2.0, 2.0, -1.5])), call(i32([7, -7]), i32([2, 2])),
                       grad="x y"),  # zero gradient

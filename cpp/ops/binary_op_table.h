@@ -30,7 +30,9 @@
   X(FloorMod, "x", "y", kTypesReal, "int8, int16, int32, int64, uint8, uint16, uint32, uint64, bfloat16, half, float, double", \
     kBlockFloats) \
   X(TruncateDiv, "x", "y", kTypesNumeric, EF_TF_LIST_MUL, kBlockFloats) \
-  X(TruncateMod, "x", "y", kTypesReal, "int32, int64, bfloat16, half, float, double", kBlockFloats)
+  X(TruncateMod, "x", "y", kTypesReal, "int32, int64, bfloat16, half, float, double", kBlockFloats) \
+  X(DivNoNan, "x", "y", kTypesFloat | kTypesComplex, "half, float, bfloat16, double, complex64, complex128", kBlockFloats) \
+  X(MulNoNan, "x", "y", kTypesFloat | kTypesComplex, "bfloat16, half, float, double, complex64, complex128", kBlockFloats)
 
 #define EF_BINARY_MATH_OPS(X)                                                                                   \
   X(Atan2, "y", "x", kTypesFloat, "bfloat16, half, float, double", kBlockFloats)                                          \

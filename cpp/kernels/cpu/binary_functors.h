@@ -121,6 +121,9 @@ EF_BINARY_FUNCTOR(SquaredDifference, false, [&] {
   }
 }())
 EF_BINARY_FUNCTOR(Atan2, false, via(a, b, [](auto y, auto x) { return std::atan2(y, x); }))
+// x / y and x * y, 0 where y is 0 (even when x is NaN or inf), as TF.
+EF_BINARY_FUNCTOR(DivNoNan, false, b == T(0) ? T(0) : static_cast<T>(a / b))
+EF_BINARY_FUNCTOR(MulNoNan, false, b == T(0) ? T(0) : static_cast<T>(a * b))
 // x * log(y) and x / y, 0 where x is 0 (also when y is 0 or NaN), as TF.
 EF_BINARY_FUNCTOR(Xlogy, false, a == T(0) ? T(0) : via(a, b, [](auto x, auto y) { return x * std::log(y); }))
 EF_BINARY_FUNCTOR(Xdivy, false, a == T(0) ? T(0) : via(a, b, [](auto x, auto y) { return x / y; }))

@@ -387,6 +387,19 @@ def _xdivy_grad(op, grad):
     return _binary(op, math_ops.xdivy(_not_zero(x), y) * grad, math_ops.xdivy(-x, math_ops.square(y)) * grad)
 
 
+@RegisterGradient("DivNoNan")
+def _div_no_nan_grad(op, grad):
+    x, y = op.inputs
+    return _binary(op, math_ops.divide_no_nan(grad, y),
+                   grad * math_ops.divide_no_nan(math_ops.divide_no_nan(-x, y), y))
+
+
+@RegisterGradient("MulNoNan")
+def _mul_no_nan_grad(op, grad):
+    x, y = op.inputs
+    return _binary(op, math_ops.multiply_no_nan(grad, y), math_ops.multiply_no_nan(x, grad))
+
+
 @RegisterGradient("NextAfter")
 def _nextafter_grad(op, grad):
     return _binary(op, grad, creation_ops.zeros_like(grad))

@@ -182,6 +182,15 @@ softsign = _named(_unary("Softsign"), "softsign", "x / (1 + |x|) elementwise.")
 atan2 = _named(_binary("Atan2"), "atan2", "The angle of the point (x, y): atan(y / x) in the right quadrant.")
 xlogy = _named(_binary("Xlogy"), "xlogy", "x * log(y), 0 where x is 0.")
 xdivy = _named(_binary("Xdivy"), "xdivy", "x / y, 0 where x is 0.")
+multiply_no_nan = _named(_binary("MulNoNan"), "multiply_no_nan", "x * y, 0 where y is 0 (even if x is NaN or inf).")
+
+
+def divide_no_nan(x, y, name=None):
+    """x / y, 0 where y is 0; integer inputs divide as truediv does (int32 -> float64)."""
+    x, y = binary_inputs(x, y)
+    if not (x.dtype.is_floating or x.dtype.is_complex):
+        x, y = (cast(t, dtypes.float64 if t.dtype.size >= 4 else dtypes.float32) for t in (x, y))
+    return execute1("DivNoNan", [x, y], None, name)
 truncatediv = _named(_binary("TruncateDiv"), "truncatediv", "x / y rounded toward zero, like C.")
 truncatemod = _named(_binary("TruncateMod"), "truncatemod", "x % y with the sign of x, like C's fmod.")
 nextafter = _named(_binary("NextAfter"), "nextafter", "The next representable value after x1 toward x2.")
