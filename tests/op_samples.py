@@ -71,6 +71,12 @@ def distinct(*shape):
     return _rng.permutation(np.arange(n) * 0.1 - n * 0.05).reshape(shape)
 
 
+def probs(*shape):
+    """Rows of positive values summing to 1 (probability distributions over the last axis)."""
+    p = _rng.uniform(0.1, 1.0, shape)
+    return p / p.sum(axis=-1, keepdims=True)
+
+
 def f64(v):
     return np.array(v, np.float64)
 
@@ -313,6 +319,16 @@ SAMPLES = {
     "Size": op(call(f(2, 3)), no_grad=_SHAPE),
     "Slice": op(call(f(4, 5), i32([1, 2]), i32([2, -1])), grad="input"),
     "Softmax": op(call(f(2, 3)), grad="logits"),
+    "SparseSoftmaxCrossEntropyWithLogits": op(call(f(3, 4), i32([0, 3, 1])), call(f(2, 5), i64([4, 4])),
+                                              grad="features"),
+    # Labels are distributions (rows summing to 1): TF's backprop, softmax - labels, assumes it.
+    "SoftmaxCrossEntropyWithLogits": op(call(f(3, 4), probs(3, 4)), call(f(2, 3), probs(1, 3)),
+                                        grad="features labels"),
+    "L2Loss": op(call(f(2, 3)), grad="t"),
+    "LeakyRelu": op(call(away0(2, 3), alpha=0.3), call(away0(4)), grad="features"),
+    "LeakyReluGrad": op(call(f(2, 3), away0(2, 3), alpha=0.1), grad="gradients"),
+    "BiasAdd": op(call(f(2, 3), f(3)), call(f(2, 3, 4), f(3), data_format="NCHW"), grad="value bias"),
+    "BiasAddGrad": op(call(f(2, 3)), call(f(2, 3, 4), data_format="NCHW"), grad="out_backprop"),
     "Softplus": op(call(f(2, 3)), grad="features"),
     "Split": op(call(i32(1), f(2, 4), num_split=2), grad="value"),
     "SplitV": op(call(f(5, 2), i32([2, -1]), i32(0), num_split=2), grad="value"),

@@ -1,4 +1,6 @@
-// Op definitions: Softmax and LogSoftmax (over the last axis of logits).
+// Op definitions: Softmax and LogSoftmax (over the last axis of logits), the softmax cross
+// entropies, L2Loss, LeakyRelu and BiasAdd (TF's nn ops) with their gradient helper ops.
+#include "ops/broadcast_shapes.h"
 #include "ops/op_util.h"
 
 namespace ef {
@@ -21,6 +23,83 @@ OpDef softmax(const char* name) {
 
 EF_REGISTER_OP(softmax("Softmax"));
 EF_REGISTER_OP(softmax("LogSoftmax"));
+
+// features [batch, classes] and int labels [batch] -> loss [batch], backprop [batch, classes].
+void infer_sparse_xent(InferContext& c) {
+  const Shape& f = c.shapes[0];
+  const Shape& l = c.shapes[1];
+  if (f.rank_known() && f.rank() != 2)
+    throw_error(Code::kInvalidArgument, "logits must be 2-D, but got shape ", f.to_list_string());
+  if (l.rank_known() && l.rank() != 1)
+    throw_error(Code::kInvalidArgument, "labels must be 1-D, but got shape ", l.to_list_string());
+  int64_t batch = -1, classes = -1;
+  if (f.rank_known()) batch = f[0], classes = f[1];
+  if (l.rank_known() && l[0] >= 0) {
+    if (batch >= 0 && l[0] != batch)
+      throw_error(Code::kInvalidArgument, "logits and labels must have the same first dimension, got logits shape ",
+                  f.to_list_string(), " and labels shape ", l.to_list_string());
+    batch = l[0];
+  }
+  if (classes == 0)
+    throw_error(Code::kInvalidArgument, "Must have at least one class, but got logits shape ", f.to_list_string());
+  c.set_output(0, c.dtypes[0], Shape({batch}));
+  c.set_output(1, c.dtypes[0], Shape({batch, classes}));
+}
+
+// features and labels [batch, classes] (either may broadcast a dim of 1) -> loss, backprop.
+void infer_xent(InferContext& c) {
+  const Shape& f = c.shapes[0];
+  const Shape& l = c.shapes[1];
+  if ((f.rank_known() && f.rank() != 2) || (l.rank_known() && l.rank() != 2))
+    throw_error(Code::kInvalidArgument, "logits and labels must be either 2-dimensional, or broadcasted to be "
+                "2-dimensional");
+  Shape out = f.rank_known() && l.rank_known() ? broadcast_shapes(f, l) : (f.rank_known() ? f : Shape({-1, -1}));
+  if (!out.rank_known()) out = Shape({-1, -1});
+  c.set_output(0, c.dtypes[0], Shape({out[0]}));
+  c.set_output(1, c.dtypes[0], out);
+}
+
+void infer_l2_loss(InferContext& c) { c.set_output(0, c.dtypes[0], Shape({})); }
+void infer_same(InferContext& c) { c.set_output(0, c.dtypes[0], c.shapes[0]); }
+
+bool nchw(const InferContext& c) { return c.attrs.get<std::string>("data_format", "NHWC") == "NCHW"; }
+
+void infer_bias_add(InferContext& c) {
+  const Shape& v = c.shapes[0];
+  const Shape& b = c.shapes[1];
+  if (b.rank_known() && b.rank() != 1)
+    throw_error(Code::kInvalidArgument, "Biases must be 1D: ", b.to_list_string());
+  if (v.rank_known()) {
+    if (v.rank() < 2) throw_error(Code::kInvalidArgument, "Input tensor must be at least 2D: ", v.to_list_string());
+    const int64_t ch = v[nchw(c) ? 1 : v.rank() - 1];
+    if (b.rank_known() && ch >= 0 && b[0] >= 0 && ch != b[0])
+      throw_error(Code::kInvalidArgument, "Must provide as many biases as the last dimension of the input tensor: ",
+                  b.to_list_string(), " vs. ", v.to_list_string());
+  }
+  c.set_output(0, c.dtypes[0], v);
+}
+
+void infer_bias_add_grad(InferContext& c) {
+  const Shape& g = c.shapes[0];
+  if (!g.rank_known()) return c.set_output(0, c.dtypes[0], Shape({-1}));
+  if (g.rank() < 2) throw_error(Code::kInvalidArgument, "Input tensor must be at least 2D: ", g.to_list_string());
+  c.set_output(0, c.dtypes[0], Shape({g[nchw(c) ? 1 : g.rank() - 1]}));
+}
+
+EF_REGISTER_OP(make_op("SparseSoftmaxCrossEntropyWithLogits", {"features", "labels"}, {"T", "Tlabels"},
+                       infer_sparse_xent)
+                   .with_types({"T", "Tlabels"}, {{"T", kListFloatOnly}, {"Tlabels", kListIndex}}));
+EF_REGISTER_OP(make_op("SoftmaxCrossEntropyWithLogits", {"features", "labels"}, {"T"}, infer_xent)
+                   .with_types({"T", "T"}, {{"T", kListFloatOnly}}));
+EF_REGISTER_OP(make_op("L2Loss", {"t"}, {"T"}, infer_l2_loss).with_types({"T"}, {{"T", kListFloatOnly}}));
+EF_REGISTER_OP(make_op("LeakyRelu", {"features"}, {"alpha", "T"}, infer_same)
+                   .with_types({"T"}, {{"T", kListFloatOnly}}));
+EF_REGISTER_OP(make_op("LeakyReluGrad", {"gradients", "features"}, {"alpha", "T"}, infer_same)
+                   .with_types({"T", "T"}, {{"T", kListFloatOnly}}));
+EF_REGISTER_OP(make_op("BiasAdd", {"value", "bias"}, {"T", "data_format"}, infer_bias_add)
+                   .with_types({"T", "T"}, {{"T", kListNumber, kTypesNumeric}}));
+EF_REGISTER_OP(make_op("BiasAddGrad", {"out_backprop"}, {"T", "data_format"}, infer_bias_add_grad)
+                   .with_types({"T"}, {{"T", kListNumber, kTypesNumeric}}));
 
 }  // namespace
 }  // namespace ef

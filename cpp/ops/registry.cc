@@ -108,4 +108,14 @@ const char* tf_type_string(DType t) {
 
 std::string op_suffix(const OpDef& op) { return str_cat(" [Op:", op.name, "]"); }
 
+InferContext infer_for_kernel(const KernelContext& c) {
+  InferContext ic{c.op, {}, {}, c.inputs, c.attrs, {}, {}};
+  for (const Tensor& x : c.inputs) {
+    ic.dtypes.push_back(x->dtype());
+    ic.shapes.push_back(x->shape());
+  }
+  c.op.infer(ic);
+  return ic;
+}
+
 }  // namespace ef

@@ -50,6 +50,10 @@ struct InferContext {
 using KernelFn = void (*)(KernelContext&);
 using InferFn = void (*)(InferContext&);
 
+// A kernel's own run of its op's inference over its concrete inputs: the checks and output shapes
+// it shares with graph building.
+InferContext infer_for_kernel(const KernelContext& c);
+
 // A type attr of an op's TF signature ("T: {half, float, double}").
 struct TypeAttr {
   std::string name;                  // "T", "Tidx", "DstT"

@@ -77,12 +77,7 @@ void fill_range(TensorImpl* out, T start, T delta) {
 
 void range_kernel(KernelContext& c) {
   const DType t = c.input(0)->dtype();
-  InferContext ic{c.op, {}, {}, c.inputs, c.attrs, {}, {}};
-  for (const Tensor& x : c.inputs) {
-    ic.dtypes.push_back(x->dtype());
-    ic.shapes.push_back(x->shape());
-  }
-  c.op.infer(ic);  // validates dtypes, scalars and the start/limit/delta relation; gives the size
+  InferContext ic = infer_for_kernel(c);  // validates dtypes, scalars and the start/limit/delta relation; gives the size
   TensorImpl* out = c.allocate_output(0, t, ic.out_shapes[0]);
   EF_DISPATCH_REAL(t, throw_no_kernel(c.op, "Tidx", t), fill_range<T>(out, *c.input(0)->data<T>(), *c.input(2)->data<T>()));
 }
@@ -107,12 +102,7 @@ void fill_linspace(TensorImpl* out, T start, T stop) {
 }
 
 void linspace_kernel(KernelContext& c) {
-  InferContext ic{c.op, {}, {}, c.inputs, c.attrs, {}, {}};
-  for (const Tensor& x : c.inputs) {
-    ic.dtypes.push_back(x->dtype());
-    ic.shapes.push_back(x->shape());
-  }
-  c.op.infer(ic);
+  InferContext ic = infer_for_kernel(c);
   TensorImpl* out = c.allocate_output(0, c.input(0)->dtype(), ic.out_shapes[0]);
   EF_DISPATCH_FLOAT(out->dtype(), throw_no_kernel(c.op, "T", out->dtype()), fill_linspace<T>(out, *c.input(0)->data<T>(), *c.input(1)->data<T>()));
 }
@@ -134,12 +124,7 @@ void one_hot_fill(const TensorImpl& indices, TensorImpl* out, int axis, int64_t 
 }
 
 void one_hot_kernel(KernelContext& c) {
-  InferContext ic{c.op, {}, {}, c.inputs, c.attrs, {}, {}};
-  for (const Tensor& x : c.inputs) {
-    ic.dtypes.push_back(x->dtype());
-    ic.shapes.push_back(x->shape());
-  }
-  c.op.infer(ic);
+  InferContext ic = infer_for_kernel(c);
   const TensorImpl& indices = *c.input(0);
   const int r = indices.rank();
   const int64_t axis = c.attrs.get<int64_t>("axis", -1);

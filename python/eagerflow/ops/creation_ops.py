@@ -129,8 +129,11 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
         # TF takes min(num_rows, num_columns) first: that op's error for a dtype it refuses.
         rows_t = num_rows if isinstance(num_rows, Tensor) else _exact(num_rows, num_columns.dtype)
         cols_t = num_columns if isinstance(num_columns, Tensor) else _exact(num_columns, rows_t.dtype)
-        if not (rows_t.dtype.is_integer and cols_t.dtype.is_integer):
-            execute1("Minimum", [rows_t, cols_t])
+        execute1("Minimum", [rows_t, cols_t])
+        if rows_t.dtype.is_integer and rows_t.dtype not in (dtypes.int32, dtypes.int64):
+            num_rows = _cast(rows_t, dtypes.int32)  # Range takes int32/int64; TF's eye takes any int
+        if cols_t.dtype.is_integer and cols_t.dtype != dtypes.int32:
+            num_columns = _cast(cols_t, dtypes.int32)
     elif not all(isinstance(n, (int, np.integer)) and not isinstance(n, bool) for n in (num_rows, num_columns)):
         raise TypeError("Arguments `num_rows` and `num_columns` must be positive integer values. Received: "
                         f"num_rows={num_rows}, num_columns={num_columns}")

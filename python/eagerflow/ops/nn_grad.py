@@ -65,3 +65,74 @@ def _log_softmax_grad(op, grad):
     y = op.outputs[0]
     total = execute1("Sum", [grad, u.const(-1)], {"keep_dims": True})
     return [execute1("Sub", [grad, execute1("Mul", [total, execute1("Exp", [y])])])]
+
+
+def _times_rows(grad_loss, x):
+    """grad_loss [batch] times each row of x [batch, classes]."""
+    return execute1("Mul", [execute1("ExpandDims", [grad_loss, u.const(-1)]), x])
+
+
+def _softmax_jacobian_term(grad_backprop, softmax):
+    """The gradient through backprop = softmax(logits) - labels with respect to the logits."""
+    dot = execute1("Sum", [execute1("Mul", [grad_backprop, softmax]), u.const(-1)], {"keep_dims": True})
+    return execute1("Mul", [execute1("Sub", [grad_backprop, dot]), softmax])
+
+
+def _add(a, b):
+    return b if a is None else (a if b is None else execute1("AddV2", [a, b]))
+
+
+@RegisterGradient("SparseSoftmaxCrossEntropyWithLogits")
+def _sparse_xent_grad(op, grad_loss, grad_backprop):
+    grad = None if grad_loss is None else _times_rows(grad_loss, op.outputs[1])
+    if grad_backprop is not None:
+        grad = _add(grad, _softmax_jacobian_term(grad_backprop, execute1("Softmax", [op.inputs[0]])))
+    return [grad, None]
+
+
+@RegisterGradient("SoftmaxCrossEntropyWithLogits")
+def _xent_grad(op, grad_loss, grad_backprop):
+    # A broadcast operand (a dim of 1) gets its gradient summed over that dim.
+    logits, labels = op.inputs
+    wide = execute1("BroadcastTo", [logits, u.shape(op.outputs[1])])
+    grad_logits = grad_labels = None
+    if grad_loss is not None:
+        grad_logits = _times_rows(grad_loss, op.outputs[1])
+        grad_labels = _times_rows(grad_loss, execute1("Neg", [execute1("LogSoftmax", [wide])]))
+    if grad_backprop is not None:
+        grad_logits = _add(grad_logits, _softmax_jacobian_term(grad_backprop, execute1("Softmax", [wide])))
+        grad_labels = _add(grad_labels, execute1("Neg", [grad_backprop]))
+    return [None if grad_logits is None else u.sum_to_shape(grad_logits, logits),
+            None if grad_labels is None else u.sum_to_shape(grad_labels, labels)]
+
+
+@RegisterGradient("L2Loss")
+def _l2_loss_grad(op, grad):
+    return [execute1("Mul", [op.inputs[0], grad])]
+
+
+@RegisterGradient("LeakyRelu")
+def _leaky_relu_grad(op, grad):
+    return [execute1("LeakyReluGrad", [grad, op.inputs[0]], {"alpha": u.attr(op, "alpha", 0.2)})]
+
+
+@RegisterGradient("LeakyReluGrad")
+def _leaky_relu_grad_grad(op, grad):
+    x = op.inputs[1]
+    return [execute1("LeakyReluGrad", [grad, x], {"alpha": u.attr(op, "alpha", 0.2)}), u.zeros_like(x)]
+
+
+@RegisterGradient("BiasAdd")
+def _bias_add_grad(op, grad):
+    fmt = u.attr(op, "data_format", "NHWC")
+    return [grad, execute1("BiasAddGrad", [grad], {"data_format": fmt})]
+
+
+@RegisterGradient("BiasAddGrad")
+def _bias_add_grad_grad(op, grad):
+    # The bias gradient broadcast back over out_backprop's shape.
+    g = op.inputs[0]
+    r = u.rank(g)
+    if u.attr(op, "data_format", "NHWC") == "NCHW" and r is not None and r > 2:
+        grad = execute1("Reshape", [grad, u.const([1, -1] + [1] * (r - 2))])
+    return [execute1("BroadcastTo", [grad, u.shape(g)])]

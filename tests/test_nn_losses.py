@@ -1,0 +1,106 @@
+"""tf.nn cross entropies, l2_loss, leaky_relu, bias_add, gelu, silu, l2_normalize, moments and
+batch_normalization against NumPy, with TF's errors; gradients are checked by the op table."""
+import math
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+rng = np.random.default_rng(3)
+
+
+def _log_softmax(x, axis=-1):
+    m = x.max(axis=axis, keepdims=True)
+    return x - m - np.log(np.exp(x - m).sum(axis=axis, keepdims=True))
+
+
+@pytest.mark.parametrize("shape", [(5, 7), (2, 3, 4), (6,)])
+@pytest.mark.parametrize("label_dtype", [np.int32, np.int64])
+def test_sparse_softmax_cross_entropy_matches_numpy(shape, label_dtype):
+    logits = rng.standard_normal(shape).astype(np.float32) * 3
+    labels = rng.integers(0, shape[-1], shape[:-1]).astype(label_dtype)
+    got = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits).numpy()
+    want = -np.take_along_axis(_log_softmax(logits.astype(np.float64)), labels[..., None].astype(np.int64), -1)[..., 0]
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_sparse_softmax_cross_entropy_errors():
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Received a label value of 5 which is outside the "
+                                                             r"valid range of \[0, 3\).  Label values: 1 5"):
+        tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[1, 5], logits=[[1., 2., 3.], [1., 2., 3.]])
+    with pytest.raises(ValueError, match="must equal `logits.shape.rank - 1`"):
+        tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[[1, 2]], logits=[[1., 2., 3.], [1., 2., 3.]])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Must have at least one class"):
+        tf.raw_ops.SparseSoftmaxCrossEntropyWithLogits(features=tf.zeros([2, 0]), labels=[0, 0])
+
+
+@pytest.mark.parametrize("axis", [-1, 0])
+def test_softmax_cross_entropy_matches_numpy(axis):
+    logits = rng.standard_normal((4, 5)).astype(np.float32)
+    labels = rng.random((4, 5)).astype(np.float32)
+    labels /= labels.sum(axis=axis, keepdims=True)
+    got = tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits, axis=axis).numpy()
+    want = -(labels * _log_softmax(logits.astype(np.float64), axis)).sum(axis=axis)
+    np.testing.assert_allclose(got, want, rtol=1e-5)
+
+
+def test_softmax_cross_entropy_broadcasts_labels():
+    got = tf.nn.softmax_cross_entropy_with_logits(labels=[[0.2, 0.8, 0.]], logits=[[1., 2., 3.], [1., 2., 3.]])
+    np.testing.assert_allclose(got.numpy(), [1.6076059, 1.6076059], rtol=1e-6)
+
+
+def test_sigmoid_cross_entropy_is_stable():
+    x = np.array([-200., -2., 0., 3., 100.], np.float32)
+    z = np.array([0., 1., 0.5, 0.25, 1.], np.float32)
+    got = tf.nn.sigmoid_cross_entropy_with_logits(labels=z, logits=x).numpy()
+    want = np.maximum(x, 0) - x * z + np.log1p(np.exp(-np.abs(x)))
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+    assert np.isfinite(got).all()
+
+
+def test_small_ops_match_numpy():
+    x = rng.standard_normal((3, 4)).astype(np.float32)
+    np.testing.assert_allclose(tf.nn.l2_loss(x).numpy(), (x.astype(np.float64) ** 2).sum() / 2, rtol=1e-5)
+    np.testing.assert_allclose(tf.nn.leaky_relu(x, 0.3).numpy(), np.where(x > 0, x, 0.3 * x), rtol=1e-6)
+    b = rng.standard_normal(4).astype(np.float32)
+    np.testing.assert_allclose(tf.nn.bias_add(x, b).numpy(), x + b, rtol=1e-6)
+    v = rng.standard_normal((2, 3, 4)).astype(np.float32)
+    np.testing.assert_allclose(tf.nn.bias_add(v, b[:3], data_format="NCHW").numpy(), v + b[:3, None], rtol=1e-6)
+    erf = np.vectorize(math.erf)
+    np.testing.assert_allclose(tf.nn.gelu(x).numpy(), 0.5 * x * (1 + erf(x / math.sqrt(2))), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(tf.nn.silu(x).numpy(), x / (1 + np.exp(-x)), rtol=1e-5)
+    np.testing.assert_allclose(tf.nn.l2_normalize(x, axis=1).numpy(),
+                               x / np.sqrt((x ** 2).sum(1, keepdims=True)), rtol=1e-5)
+
+
+def test_moments_and_batch_normalization_match_numpy():
+    x = rng.standard_normal((8, 3)).astype(np.float32)
+    mean, var = tf.nn.moments(x, axes=[0])
+    np.testing.assert_allclose(mean.numpy(), x.mean(0), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(var.numpy(), x.var(0), rtol=1e-5)
+    y = tf.nn.batch_normalization(x, mean, var, offset=0.5, scale=2.0, variance_epsilon=1e-3)
+    np.testing.assert_allclose(y.numpy(), (x - x.mean(0)) / np.sqrt(x.var(0) + 1e-3) * 2 + 0.5, rtol=1e-4, atol=1e-5)
+
+
+def test_bias_add_errors():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Must provide as many biases as the last dimension"):
+        tf.nn.bias_add([[1., 2.]], [1., 2., 3.])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Input tensor must be at least 2D"):
+        tf.nn.bias_add([1., 2.], [1., 2.])
+
+
+def test_training_step_in_a_function():
+    w = tf.Variable(tf.zeros([4, 3]))
+    x = tf.constant(rng.standard_normal((16, 4)).astype(np.float32))
+    y = tf.constant(rng.integers(0, 3, 16))
+
+    @tf.function
+    def step():
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=tf.matmul(x, w)))
+        w.assign_sub(0.5 * tape.gradient(loss, w))
+        return loss
+
+    losses = [float(step()) for _ in range(20)]
+    assert losses[0] == pytest.approx(math.log(3), rel=1e-6) and losses[-1] < losses[0]
