@@ -233,3 +233,24 @@ def test_conj_gradient_is_the_conjugate():
         tape.watch(z)
         y = math_ops.conj(z) * a
     np.testing.assert_allclose(tape.gradient(y, z).numpy(), a.numpy())
+
+
+def test_second_order_complex_gradients_as_tensorflow():
+    # Gradients of gradients go through the conj in each gradient function (TF 2.21's values).
+    x = _c([1 + 2j, -0.5 + 1j])
+    y = _c([3 - 1j, 2 + 0.5j])
+    m = _c([[1 + 2j, 0.5 - 1j], [2j, 1]])
+    with tf.GradientTape(persistent=True) as outer:
+        outer.watch([x, y, m])
+        with tf.GradientTape(persistent=True) as inner:
+            inner.watch([x, y, m])
+            a, b, c, d = tf.exp(x) * y, tf.pow(x, y), tf.matmul(m, m), tf.tanh(x) / y
+        ga, gb, gc, (gdx, gdy) = (inner.gradient(a, x), inner.gradient(b, y), inner.gradient(c, m),
+                                  inner.gradient(d, [x, y]))
+        s = (tf.reduce_sum(ga * y) + tf.reduce_sum(gb * x) + tf.reduce_sum(gc) + tf.reduce_sum(gdx)
+             + tf.reduce_sum(gdy * x))
+    want = {"x": [65.5214 - 165.5042j, 4.248 - 6.0834j], "y": [-146.6306 + 23.8811j, 2.1663 + 2.6339j],
+            "m": [[4, 4], [4, 4]]}
+    for k, v in (("x", x), ("y", y), ("m", m)):
+        np.testing.assert_allclose(outer.gradient(s, v).numpy(), np.array(want[k], np.complex64), rtol=1e-4,
+                                   atol=1e-3, err_msg=k)
