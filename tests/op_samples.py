@@ -36,6 +36,12 @@ Adding an op costs one entry in SAMPLES, keyed by the op's TF type name, for exa
     eager_raises="text"   the eager kernel raises InvalidArgumentError with this text (as TF's).
     xfail={"check": "why"}  a known bug: the named check ("inference", "gradient" or
                           "elementwise") is expected to fail, for the reason given.
+    complex_grad={"rule": "why"}  where TF's gradient for complex64 inputs is not
+                          dL/dRe(z) + i dL/dIm(z), the rule it follows instead
+                          (tests/test_complex_grad.py, which runs every sample whose float
+                          inputs the op also takes as complex64): "unconjugated" (TF takes no
+                          conj: grad * f'(z)), "real_upstream" (right for a real upstream
+                          gradient only), "zero" (TF's gradient is zero).
 
 Elementwise ops (.elementwise) are also run with their inputs resized to a few thousand
 elements and cast to each dtype the op accepts (forwarded vs fresh, fused vs unfused, bitwise),
@@ -109,12 +115,13 @@ class Entry:
     FIELDS = ("grad", "no_grad", "no_entry", "grad_checked_in")
 
     def __init__(self, calls, grad=None, no_grad=None, no_entry=None, grad_checked_in=None, unknown_dims=None,
-                 unknown_rank=None, eager_raises=None, xfail=None):
+                 unknown_rank=None, eager_raises=None, xfail=None, complex_grad=None):
         self.calls = list(calls)
         self.grad = tuple(grad.split()) if isinstance(grad, str) else grad
         self.no_grad, self.no_entry, self.grad_checked_in = no_grad, no_entry, grad_checked_in
         self.unknown_dims, self.unknown_rank = unknown_dims, unknown_rank
         self.eager_raises, self.xfail = eager_raises, xfail
+        self.complex_grad = complex_grad
 
 
 def call(*inputs, **attrs):
@@ -225,11 +232,12 @@ SAMPLES = {
     "ClipByValue": op(call(f64([-2.0, -0.2, 0.3, 1.5]), f64(-1.0), f64([1.0, 0.7, 1.0, 1.0])),
                       call(f64([[-2.0, 0.3], [0.9, 1.7]]), f64(-1.0), f64(1.0)), grad="t clip_value_min clip_value_max"),
     "ComplexAbs": op(call(np.array([3 + 4j, -1 + 2j, 0j], np.complex64), Tout=tf.float32),
-                     grad_checked_in="test_math_grad.py: complex input (the checker perturbs real inputs)"),
+                     grad_checked_in="test_complex_grad.py, test_math_grad.py: complex input"),
     "ConcatV2": op(call(f(2, 3), f(2, 1), i32(-1)), call(f(1, 3), f(0, 3), f(2, 3), i64(0)), grad="values"),
     "Const": op(call(value=tf.constant([[1.5, 2.0]], tf.float64), dtype=tf.float64), no_grad="no inputs"),
     "Cos": op(call(f(4)), grad="x"),
-    "Cumprod": op(call(away0(2, 3), i32(1)), call(away0(4), i32(0), exclusive=True, reverse=True), grad="x"),
+    "Cumprod": op(call(away0(2, 3), i32(1)), call(away0(4), i32(0), exclusive=True, reverse=True), grad="x",
+                  complex_grad={"unconjugated": "TF's _CumprodGrad takes no conj"}),
     "Cumsum": op(call(f(2, 3), i32(1), exclusive=True), call(f(4), i64(-1), reverse=True), grad="x"),
     "EagerPyFunc": op(call(f(2), **_py_func_attrs()),
                       no_entry="the tape records the ops the Python function runs",
@@ -314,7 +322,8 @@ SAMPLES = {
     "Selu": op(call(away0(2, 3)), grad="features"),
     "Shape": op(call(f(2, 3)), call(f(0, 4), out_type=tf.int64), no_grad=_SHAPE),
     "Sigmoid": op(call(f(3, 2)), grad="x"),
-    "Sign": op(call(away0(3)), grad="x"),  # zero gradient
+    "Sign": op(call(away0(3)), grad="x",  # zero gradient
+               complex_grad={"zero": "TF's _SignGrad is zeros, though sign(z) = z / |z| varies for complex z"}),
     "Sin": op(call(f(4)), grad="x"),
     "Size": op(call(f(2, 3)), no_grad=_SHAPE),
     "Slice": op(call(f(4, 5), i32([1, 2]), i32([2, -1])), grad="input"),
@@ -334,7 +343,9 @@ SAMPLES = {
     "SplitV": op(call(f(5, 2), i32([2, -1]), i32(0), num_split=2), grad="value"),
     "Sqrt": op(call(pos(3, 2)), grad="x"),
     "Square": op(call(f(3)), grad="x"),
-    "SquaredDifference": op(call(f(2, 3), f(3)), grad="x y"),
+    "SquaredDifference": op(call(f(2, 3), f(3)), grad="x y",
+                            complex_grad={"real_upstream": "the op is conj(x - y) (x - y), real-valued; TF's "
+                                                           "gradient 2 grad (x - y) ignores Im(grad)"}),
     "Squeeze": op(call(f(2, 1, 3), squeeze_dims=[1]), call(f(1, 3, 1)), grad="input"),
     "StatefulPartitionedCall": op(call(f(2, 3), f(2, 3), **_call_attrs()), grad="args", unknown_rank=_CALL),
     "StatelessIf": op(call(True, f(2, 3), **_if_attrs()), call(False, f(2, 3), **_if_attrs()), grad="input"),
@@ -407,13 +418,18 @@ SAMPLES = {
     "Zeta": op(call(pos(3) + 1.5, pos(3)), grad="q"),  # TF has no gradient for x
     "Polygamma": op(call(f64([0.0, 1.0, 2.0]), pos(3)), grad="x"),  # nor for the order a
     "Softsign": op(call(away0(2, 3)), grad="features"),
-    "Xlogy": op(call(away0(2, 3), pos(3)), grad="x y"),
-    "Xdivy": op(call(away0(2, 3), away0(3)), grad="x y"),
+    "Xlogy": op(call(away0(2, 3), pos(3)), grad="x y",
+                complex_grad={"unconjugated": "TF's _XLogyGrad takes no conj"}),
+    "Xdivy": op(call(away0(2, 3), away0(3)), grad="x y",
+                complex_grad={"unconjugated": "TF's _XDivyGrad takes no conj"}),
     "DivNoNan": op(call(f(2, 3), away0(3)), grad="x y"),
-    "MulNoNan": op(call(f(2, 3), f(3)), grad="x y"),
+    "MulNoNan": op(call(f(2, 3), f(3)), grad="x y",
+                   complex_grad={"unconjugated": "TF's _MulNoNanGrad takes no conj"}),
     "NextAfter": op(call(f(2, 3), f(3)), grad="x1 x2"),
     "TruncateDiv": op(call(f64([7.5, -7.5, 3.1]), f64([2.0, 2.0, -1.5])), call(i32([7, -7]), i32([2, 2])),
-                      grad="x y"),  # zero gradient
+                      grad="x y",  # zero gradient
+                      complex_grad={"zero": "TF's kernel takes no complex64 (NotFoundError); its registered "
+                                            "gradient is None"}),
     "TruncateMod": op(call(f64([7.5, -7.5, 3.0]), f64([2.0, 2.0, -1.5])), call(i32([7, -7]), i32([2, 2])),
                       no_entry="TF registers no gradient"),
 }

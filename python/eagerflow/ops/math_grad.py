@@ -4,6 +4,11 @@ Each function takes (op, *output_grads) and returns one gradient (or None) per i
 uses public ops only, so it runs eagerly and while tracing. Broadcasting binary ops sum the
 gradient back to each input's shape (`_reduce_to`): from static shapes when known, else with
 BroadcastGradientArgs at run time.
+
+Complex inputs follow TF's convention: the gradient of a real loss L with respect to z is
+dL/dRe(z) + i dL/dIm(z), so a holomorphic op passes grad * conj(f'(z)). As in TF's math_grad.py,
+each function conjugates the inputs or outputs it multiplies by (`_conj`, free for real dtypes),
+and only where TF does: MulNoNan, Xlogy, Xdivy and Cumprod take no conj in TF and none here.
 """
 import numpy as np
 
@@ -111,6 +116,10 @@ def _num_elements(t):
     return array_ops.size(t)
 
 
+def _conj(x):
+    return math_ops.conj(x)
+
+
 def _ones(x, v=1):
     return creation_ops.ones_like(x) if v == 1 else creation_ops.fill(array_ops.shape(x), math_ops.cast(v, x.dtype))
 
@@ -174,7 +183,7 @@ def _abs_grad(op, grad):
 
 @RegisterGradient("Square")
 def _square_grad(op, grad):
-    x = op.inputs[0]
+    x = _conj(op.inputs[0])
     return [grad * (x * math_ops.cast(2, x.dtype))]
 
 
@@ -193,67 +202,67 @@ def _div_no_nan(x, y):
 
 @RegisterGradient("Sqrt")
 def _sqrt_grad(op, grad):
-    y = op.outputs[0]
+    y = _conj(op.outputs[0])
     return [_zero_where_no_grad(grad, grad * math_ops.cast(0.5, y.dtype) / y)]
 
 
 @RegisterGradient("Rsqrt")
 def _rsqrt_grad(op, grad):
-    y = op.outputs[0]
+    y = _conj(op.outputs[0])
     return [_zero_where_no_grad(grad, grad * (math_ops.cast(-0.5, y.dtype) * y * y * y))]
 
 
 @RegisterGradient("Reciprocal")
 def _reciprocal_grad(op, grad):
-    y = op.outputs[0]
+    y = _conj(op.outputs[0])
     return [_zero_where_no_grad(grad, -grad * (y * y))]
 
 
 @RegisterGradient("Exp")
 def _exp_grad(op, grad):
-    return [grad * op.outputs[0]]
+    return [grad * _conj(op.outputs[0])]
 
 
 @RegisterGradient("Expm1")
 def _expm1_grad(op, grad):
-    return [grad * math_ops.exp(op.inputs[0])]
+    return [grad * math_ops.exp(_conj(op.inputs[0]))]
 
 
 @RegisterGradient("Log")
 def _log_grad(op, grad):
-    return [grad * math_ops.reciprocal(op.inputs[0])]
+    return [grad * math_ops.reciprocal(_conj(op.inputs[0]))]
 
 
 @RegisterGradient("Log1p")
 def _log1p_grad(op, grad):
-    x = op.inputs[0]
+    x = _conj(op.inputs[0])
     return [grad * math_ops.reciprocal(math_ops.cast(1, x.dtype) + x)]
 
 
 @RegisterGradient("Sin")
 def _sin_grad(op, grad):
-    return [grad * math_ops.cos(op.inputs[0])]
+    return [grad * math_ops.cos(_conj(op.inputs[0]))]
 
 
 @RegisterGradient("Cos")
 def _cos_grad(op, grad):
-    return [-grad * math_ops.sin(op.inputs[0])]
+    return [-grad * math_ops.sin(_conj(op.inputs[0]))]
 
 
 @RegisterGradient("Tan")
 def _tan_grad(op, grad):
-    return [grad * math_ops.square(math_ops.reciprocal(math_ops.cos(op.inputs[0])))]
+    return [grad * math_ops.square(math_ops.reciprocal(math_ops.cos(_conj(op.inputs[0]))))]
 
 
 @RegisterGradient("Tanh")
 def _tanh_grad(op, grad):
-    y = op.outputs[0]
+    y = _conj(op.outputs[0])
     return [grad * (math_ops.cast(1, y.dtype) - y * y)]
 
 
 @RegisterGradient("Sigmoid")
 def _sigmoid_grad(op, grad):
-    y = op.outputs[0]
+    y = _conj(op.outputs[0])
     return [grad * (y * (math_ops.cast(1, y.dtype) - y))]
 
 
@@ -264,57 +273,57 @@ def _one(x):
 
 @RegisterGradient("Asin")
 def _asin_grad(op, grad):
-    x = op.inputs[0]
+    x = _conj(op.inputs[0])
     return [grad * math_ops.reciprocal(math_ops.sqrt(_one(x) - math_ops.square(x)))]
 
 
 @RegisterGradient("Acos")
 def _acos_grad(op, grad):
-    x = op.inputs[0]
+    x = _conj(op.inputs[0])
     return [-grad * math_ops.reciprocal(math_ops.sqrt(_one(x) - math_ops.square(x)))]
 
 
 @RegisterGradient("Atan")
 def _atan_grad(op, grad):
-    x = op.inputs[0]
+    x = _conj(op.inputs[0])
     return [grad * math_ops.reciprocal(_one(x) + math_ops.square(x))]
 
 
 @RegisterGradient("Sinh")
 def _sinh_grad(op, grad):
-    return [grad * math_ops.cosh(op.inputs[0])]
+    return [grad * math_ops.cosh(_conj(op.inputs[0]))]
 
 
 @RegisterGradient("Cosh")
 def _cosh_grad(op, grad):
-    return [grad * math_ops.sinh(op.inputs[0])]
+    return [grad * math_ops.sinh(_conj(op.inputs[0]))]
 
 
 @RegisterGradient("Asinh")
 def _asinh_grad(op, grad):
-    return [grad / math_ops.cosh(op.outputs[0])]
+    return [grad / math_ops.cosh(_conj(op.outputs[0]))]
 
 
 @RegisterGradient("Acosh")
 def _acosh_grad(op, grad):
-    return [grad / math_ops.sinh(op.outputs[0])]
+    return [grad / math_ops.sinh(_conj(op.outputs[0]))]
 
 
 @RegisterGradient("Atanh")
 def _atanh_grad(op, grad):
-    x = op.inputs[0]
+    x = _conj(op.inputs[0])
     return [grad * math_ops.reciprocal(_one(x) - math_ops.square(x))]
 
 
 @RegisterGradient("Erf")
 def _erf_grad(op, grad):
-    x = op.inputs[0]
+    x = _conj(op.inputs[0])
     return [grad * math_ops.cast(2 / np.sqrt(np.pi), x.dtype) * math_ops.exp(-math_ops.square(x))]
 
 
 @RegisterGradient("Erfc")
 def _erfc_grad(op, grad):
-    x = op.inputs[0]
+    x = _conj(op.inputs[0])
     return [grad * math_ops.cast(-2 / np.sqrt(np.pi), x.dtype) * math_ops.exp(-math_ops.square(x))]
 
 
@@ -326,12 +335,12 @@ def _erfinv_grad(op, grad):
 
 @RegisterGradient("Lgamma")
 def _lgamma_grad(op, grad):
-    return [grad * math_ops.digamma(op.inputs[0])]
+    return [grad * math_ops.digamma(_conj(op.inputs[0]))]
 
 
 @RegisterGradient("Digamma")
 def _digamma_grad(op, grad):
-    x = op.inputs[0]
+    x = _conj(op.inputs[0])
     return [grad * math_ops.polygamma(_one(x), x)]
 
 
@@ -355,12 +364,12 @@ def _sub_grad(op, grad):
 @RegisterGradient("Mul")
 def _mul_grad(op, grad):
     x, y = op.inputs
-    return _binary(op, grad * y, x * grad)
+    return _binary(op, grad * _conj(y), _conj(x) * grad)
 
 
 @RegisterGradient("RealDiv")
 def _real_div_grad(op, grad):
-    x, y = op.inputs
+    x, y = _conj(op.inputs[0]), _conj(op.inputs[1])
     return _binary(op, grad / y, grad * (-x / y / y))
 
 
@@ -389,7 +398,7 @@ def _xdivy_grad(op, grad):
 
 @RegisterGradient("DivNoNan")
 def _div_no_nan_grad(op, grad):
-    x, y = op.inputs
+    x, y = _conj(op.inputs[0]), _conj(op.inputs[1])
     return _binary(op, math_ops.divide_no_nan(grad, y),
                    grad * math_ops.divide_no_nan(math_ops.divide_no_nan(-x, y), y))
 
@@ -448,12 +457,14 @@ def _squared_difference_grad(op, grad):
 
 @RegisterGradient("Pow")
 def _pow_grad(op, grad):
-    x, y = op.inputs
-    z = op.outputs[0]
+    x, y = _conj(op.inputs[0]), _conj(op.inputs[1])
+    z = _conj(op.outputs[0])
     one = math_ops.cast(1, y.dtype)
     gx = grad * y * math_ops.pow(x, y - one)
-    # d/dy x^y = log(x) x^y, taken as 0 where x <= 0 (TF's convention, avoids NaN for x = 0).
-    mask = math_ops.greater(x, math_ops.cast(0, x.dtype))
+    # d/dy x^y = log(x) x^y, taken as 0 where x = 0, and where x < 0 for real x (TF's convention: no
+    # NaN at x = 0; a negative real base has no real logarithm).
+    zero = math_ops.cast(0, x.dtype)
+    mask = math_ops.not_equal(x, zero) if x.dtype.is_complex else math_ops.greater(x, zero)
     safe_x = array_ops.where(mask, x, creation_ops.ones_like(x))
     log_x = array_ops.where(mask, math_ops.log(safe_x), creation_ops.zeros_like(x))
     gy = grad * z * log_x
@@ -525,7 +536,8 @@ def _prod_grad(op, grad):
     flat = array_ops.reshape(xp, array_ops.stack([math_ops.cast(reduced_n, dtypes.int32), -1]))
     left = reduction_ops.cumprod(flat, axis=0, exclusive=True)
     right = reduction_ops.cumprod(flat, axis=0, exclusive=True, reverse=True)
-    others = array_ops.reshape(left * right, xp_shape)
+    # For complex inputs the gradient is in the conjugate direction (TF's convention).
+    others = array_ops.reshape(_conj(left) * _conj(right), xp_shape)
     inv = [0] * rank
     for i, p in enumerate(perm):
         inv[p] = i
@@ -545,7 +557,7 @@ def _cumprod_grad(op, grad):
 # --- matrix products ----------------------------------------------------------------------------
 @RegisterGradient("MatMul")
 def _matmul_grad(op, grad):
-    a, b = op.inputs
+    a, b = _conj(op.inputs[0]), _conj(op.inputs[1])
     ta, tb = bool(_attr(op, "transpose_a", False)), bool(_attr(op, "transpose_b", False))
     mm = linalg_ops.matmul
     if not ta and not tb:
