@@ -233,6 +233,8 @@ SAMPLES = {
                       call(f64([[-2.0, 0.3], [0.9, 1.7]]), f64(-1.0), f64(1.0)), grad="t clip_value_min clip_value_max"),
     "ComplexAbs": op(call(np.array([3 + 4j, -1 + 2j, 0j], np.complex64), Tout=tf.float32),
                      grad_checked_in="test_complex_grad.py, test_math_grad.py: complex input"),
+    "Conj": op(call(np.array([3 + 4j, -1 - 2j, 0j], np.complex64)),
+               grad_checked_in="test_complex_grad.py: complex input"),
     "ConcatV2": op(call(f(2, 3), f(2, 1), i32(-1)), call(f(1, 3), f(0, 3), f(2, 3), i64(0)), grad="values"),
     "Const": op(call(value=tf.constant([[1.5, 2.0]], tf.float64), dtype=tf.float64), no_grad="no inputs"),
     "Cos": op(call(f(4)), grad="x"),

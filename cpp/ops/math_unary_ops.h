@@ -45,6 +45,7 @@ inline constexpr UnaryTypes kRelu6{kBitsFloat | kBitsInt, 0,
 inline constexpr UnaryTypes kEluFamily{kBitsFloat, 0, "half, bfloat16, float, double"};
 inline constexpr UnaryTypes kInvert{kBitsInt, 0, "int8, int16, int32, int64, uint8, uint16, uint32, uint64"};
 inline constexpr UnaryTypes kComplexAbs{kBitsComplex, 0, "complex64, complex128"};
+inline constexpr UnaryTypes kConj{kBitsComplex, 0, "complex64, complex128, variant"};
 inline constexpr UnaryTypes kClipByValue{kBitsFloat | kBitsInt, kBitsComplex,
                                          "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
                                          "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64"};

@@ -44,4 +44,5 @@
   X(Selu, "features", kEluFamily)      \
   X(Softplus, "features", kEluFamily)  \
   X(Softsign, "features", kEluFamily)  \
-  X(Invert, "x", kInvert)
+  X(Invert, "x", kInvert)             \
+  X(Conj, "input", kConj)

@@ -48,6 +48,10 @@ struct Neg {
   template <class T> static T integer(T x) { return wrap_neg(x); }
   static complex64 complex(complex64 z) { return -z; }
 };
+struct Conj {
+  static constexpr bool kHeavy = false;
+  static complex64 complex(complex64 z) { return std::conj(z); }
+};
 struct Abs {
   static constexpr bool kHeavy = false;
   template <class A> static auto array(const A& a) { return a.abs(); }

@@ -1,6 +1,6 @@
 """tf.math namespace."""
 # --- elementwise (ops/math_ops.py) ---
-from eagerflow.ops.math_ops import (abs, acos, acosh, add, add_n, asin, asinh, atan, atan2, atanh, ceil, cos, cosh,
+from eagerflow.ops.math_ops import (abs, acos, acosh, add, add_n, asin, asinh, atan, atan2, atanh, ceil, conj, cos, cosh,
                                     digamma, divide, divide_no_nan, equal, erf, erfc, erfinv, exp, expm1, floor, floordiv, floormod,
                                     greater, greater_equal, is_finite, is_inf, is_nan, less, less_equal, lgamma, log,
                                     log1p, log_sigmoid, logical_and, logical_not, logical_or, logical_xor, maximum,
@@ -17,7 +17,7 @@ from eagerflow.ops.nn_ops import log_softmax, softmax
 from eagerflow.ops.grad_support_ops import invert_permutation, unsorted_segment_sum
 
 __all__ = ["abs", "acos", "acosh", "add", "add_n", "argmax", "argmin", "asin", "asinh", "atan", "atan2", "atanh",
-           "ceil", "cos", "cosh", "cumprod", "cumsum", "digamma", "divide", "divide_no_nan", "equal", "erf", "erfc", "erfinv", "exp",
+           "ceil", "conj", "cos", "cosh", "cumprod", "cumsum", "digamma", "divide", "divide_no_nan", "equal", "erf", "erfc", "erfinv", "exp",
            "expm1", "floor", "floordiv", "floormod", "greater", "greater_equal", "invert_permutation", "is_finite",
            "is_inf", "is_nan", "less", "less_equal", "lgamma", "log", "log1p", "log_sigmoid", "log_softmax",
            "logical_and", "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "mod", "multiply", "multiply_no_nan",

@@ -120,6 +120,11 @@ def _conj(x):
     return math_ops.conj(x)
 
 
+@RegisterGradient("Conj")
+def _conj_grad(op, grad):
+    return [math_ops.conj(grad)]
+
+
 def _ones(x, v=1):
     return creation_ops.ones_like(x) if v == 1 else creation_ops.fill(array_ops.shape(x), math_ops.cast(v, x.dtype))
 

@@ -237,18 +237,11 @@ def cast(x, dtype, name=None):
 
 
 def conj(x, name=None):
-    """Complex conjugate (TF's math_ops.conj); real tensors are returned unchanged.
-
-    The core has no Conj kernel, so it is composed of ops that keep the imaginary part exact,
-    signed zeros included (log and pow of conj(-2+0j) must see -2-0j): with n = -re(x) + 0j,
-    (-x - n) - n = re(x) - i*im(x), since subtracting a +0 imaginary part leaves -im(x) as it is.
-    A real part that is +-inf comes out NaN. Its gradient through these ops is conj(grad), as TF's."""
+    """Complex conjugate; real tensors are returned unchanged (TF's math_ops.conj)."""
     x = _tensor(x)
     if not x.dtype.is_complex:
         return x
-    real = execute1("Cast", [x], {"DstT": x.dtype.real_dtype})
-    n = execute1("Cast", [execute1("Neg", [real])], {"DstT": x.dtype})
-    return execute1("Sub", [execute1("Sub", [execute1("Neg", [x]), n]), n])
+    return execute1("Conj", [x], None, name)
 
 
 def _bound(v, dtype):
