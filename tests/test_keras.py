@@ -188,7 +188,7 @@ B = [[0.0, 2.0], [3.0, 6.0]]
 def test_mean_squared_error():
     a, b = tf.constant(A), tf.constant(B)
     mse = tf.keras.losses.MeanSquaredError()
-    assert mse.name == "mean_squared_error" and mse.reduction == "sum_over_batch_size"
+    assert mse.name == "mean_squared_error" and mse.reduction == "auto"
     assert float(mse(a, b)) == 1.25
     np.testing.assert_allclose(tf.keras.losses.MSE(a, b).numpy(), [0.5, 2.0])
     assert tf.keras.losses.mse is tf.keras.losses.MSE is tf.keras.losses.mean_squared_error
@@ -202,7 +202,7 @@ def test_mean_squared_error():
     out = mse([[1, 2]], [[0.0, 0.0]])
     assert out.dtype == tf.float32 and float(out) == 2.5
     assert mse(tf.constant([1, 2]), tf.constant([0, 0])).dtype == tf.float32
-    assert mse.get_config() == {"name": "mean_squared_error", "reduction": "sum_over_batch_size"}
+    assert mse.get_config() == {"name": "mean_squared_error", "reduction": "auto"}
 
 
 def test_mean_squared_error_errors():

@@ -1,4 +1,9 @@
-"""tf.keras.losses: MeanSquaredError and the mean squared error function (Keras 3 reductions)."""
-from eagerflow.keras._losses import MSE, Loss, MeanSquaredError, mean_squared_error, mse  # noqa: F401
+"""tf.keras.losses: regression and cross-entropy losses, as classes and functions."""
+from eagerflow.keras._losses import (MAE, MSE, BinaryCrossentropy, CategoricalCrossentropy, Loss,  # noqa: F401
+                                     MeanAbsoluteError, MeanSquaredError, SparseCategoricalCrossentropy,
+                                     binary_crossentropy, categorical_crossentropy, mae, mean_absolute_error,
+                                     mean_squared_error, mse, sparse_categorical_crossentropy)
 
-__all__ = ["Loss", "MSE", "MeanSquaredError", "mse"]
+__all__ = ["BinaryCrossentropy", "CategoricalCrossentropy", "Loss", "MAE", "MSE", "MeanAbsoluteError",
+           "MeanSquaredError", "SparseCategoricalCrossentropy", "binary_crossentropy", "categorical_crossentropy",
+           "mae", "mean_absolute_error", "mse", "sparse_categorical_crossentropy"]
