@@ -33,6 +33,7 @@ TF_ALSO_RAISES = [
     (r"tf\.device", RuntimeError, r"tf.device does not support functions"),  # a callable device name
     (r"Tensor\.numpy", AttributeError, r"'SymbolicTensor' object has no attribute 'numpy'"),  # in a tf.function
     (r"[A-Z_]\w*", OverflowError, r"int too big to convert"),  # a raw op's int attr beyond int64, eagerly
+    (r"tf\.nn\.bias_add", AttributeError, r"has no attribute 'startswith'"),  # a data_format that is not a str
 ]
 
 

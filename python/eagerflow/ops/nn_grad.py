@@ -136,3 +136,32 @@ def _bias_add_grad_grad(op, grad):
     if u.attr(op, "data_format", "NHWC") == "NCHW" and r is not None and r > 2:
         grad = execute1("Reshape", [grad, u.const([1, -1] + [1] * (r - 2))])
     return [execute1("BroadcastTo", [grad, u.shape(g)])]
+
+
+_CONV_ATTRS = ("strides", "padding", "explicit_paddings", "data_format", "dilations")
+
+
+def _conv_attrs(op):
+    return {k: v for k in _CONV_ATTRS if (v := u.attr(op, k)) is not None}
+
+
+@RegisterGradient("Conv2D")
+def _conv2d_grad(op, grad):
+    x, w = op.inputs
+    a = _conv_attrs(op)
+    return [execute1("Conv2DBackpropInput", [u.shape(x), w, grad], a),
+            execute1("Conv2DBackpropFilter", [x, u.shape(w), grad], a)]
+
+
+@RegisterGradient("Conv2DBackpropInput")
+def _conv2d_backprop_input_grad(op, grad):
+    _, w, dout = op.inputs
+    a = _conv_attrs(op)
+    return [None, execute1("Conv2DBackpropFilter", [grad, u.shape(w), dout], a), execute1("Conv2D", [grad, w], a)]
+
+
+@RegisterGradient("Conv2DBackpropFilter")
+def _conv2d_backprop_filter_grad(op, grad):
+    x, _, dout = op.inputs
+    a = _conv_attrs(op)
+    return [execute1("Conv2DBackpropInput", [u.shape(x), grad, dout], a), None, execute1("Conv2D", [x, grad], a)]

@@ -1,0 +1,50 @@
+// Op definitions: Conv2D and its gradient ops Conv2DBackpropInput / Conv2DBackpropFilter (NHWC).
+#include "ops/array_shapes.h"
+#include "ops/conv_shape.h"
+#include "ops/op_util.h"
+
+namespace ef {
+namespace {
+
+constexpr const char* kListConv = "half, bfloat16, float, double, int32";
+
+void infer_conv2d(InferContext& c) {
+  c.set_output(0, c.dtypes[0], conv2d_geometry(c.shapes[0], c.shapes[1], c.attrs).output_shape());
+}
+
+// A shape given as a 1-D int32 tensor input (input_sizes / filter_sizes); unknown when not constant.
+Shape shape_input(const InferContext& c, size_t i) {
+  const TensorImpl* v = input_value(c, i);
+  if (!v) return Shape::unknown_rank();
+  if (v->rank() != 1 || v->num_elements() != 4)
+    throw_error(Code::kInvalidArgument, "Conv2DBackprop", i == 0 ? "Input" : "Filter",
+                ": ", i == 0 ? "input_sizes" : "filter_sizes", " input must be 1-dim, not ", v->rank());
+  return Shape(tensor_to_int_vector(*v));
+}
+
+void infer_conv2d_backprop_input(InferContext& c) {
+  Shape in = shape_input(c, 0);
+  if (in.rank_known()) conv2d_geometry(in, c.shapes[1], c.attrs);
+  c.set_output(0, c.dtypes[1], in.rank_known() ? in : Shape({-1, -1, -1, -1}));
+}
+
+void infer_conv2d_backprop_filter(InferContext& c) {
+  Shape f = shape_input(c, 1);
+  if (f.rank_known()) conv2d_geometry(c.shapes[0], f, c.attrs);
+  c.set_output(0, c.dtypes[0], f.rank_known() ? f : Shape({-1, -1, -1, -1}));
+}
+
+const std::vector<std::string> kConvAttrs = {"T", "strides", "use_cudnn_on_gpu", "padding", "explicit_paddings",
+                                             "data_format", "dilations"};
+
+EF_REGISTER_OP(make_op("Conv2D", {"input", "filter"}, kConvAttrs, infer_conv2d)
+                   .with_types({"T", "T"}, {{"T", kListConv, kTypesFloat}}));
+EF_REGISTER_OP(make_op("Conv2DBackpropInput", {"input_sizes", "filter", "out_backprop"}, kConvAttrs,
+                       infer_conv2d_backprop_input)
+                   .with_types({"int32", "T", "T"}, {{"T", kListConv, kTypesFloat}}));
+EF_REGISTER_OP(make_op("Conv2DBackpropFilter", {"input", "filter_sizes", "out_backprop"}, kConvAttrs,
+                       infer_conv2d_backprop_filter)
+                   .with_types({"T", "int32", "T"}, {{"T", kListConv, kTypesFloat}}));
+
+}  // namespace
+}  // namespace ef

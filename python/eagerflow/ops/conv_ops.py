@@ -1,0 +1,78 @@
+"""tf.nn.conv2d and conv1d (Conv2D op, NHWC) and the explicit gradient entry points
+conv2d_backprop_input / conv2d_backprop_filter."""
+from eagerflow.framework import dtypes
+from eagerflow.framework.convert import convert_to_tensor
+from eagerflow.ops import array_ops
+from eagerflow.ops._execute import execute1
+
+
+def _sequence(value, n, name):
+    """TF's _get_sequence: an int or a list of 1, 2 or 4 values -> [1, h, w, 1] (NHWC)."""
+    if value is None:
+        value = 1
+    if isinstance(value, int):
+        return [1, value, value, 1]
+    value = list(value)
+    if len(value) == 1:
+        return [1, value[0], value[0], 1]
+    if len(value) == n:
+        return [1] + value + [1]
+    if len(value) == n + 2:
+        return value
+    raise ValueError(f"{name} should be of length 1, {n} or {n + 2} but was {len(value)}")
+
+
+def _padding_attrs(padding):
+    if isinstance(padding, str):
+        return {"padding": padding.upper(), "explicit_paddings": []}
+    pads = [list(p) for p in padding]
+    if len(pads) != 4 or any(len(p) != 2 for p in pads):
+        raise ValueError(f"When padding is explicit, it must be a list of 4 pairs (one per dimension of the input); "
+                         f"got {padding}")
+    if pads[0] != [0, 0] or pads[3] != [0, 0]:
+        raise ValueError(f'Nonzero explicit padding in the batch or depth dimensions is not supported. '
+                         f'Received: padding={padding}')
+    return {"padding": "EXPLICIT", "explicit_paddings": [int(x) for p in pads for x in p]}
+
+
+def _attrs(strides, padding, data_format, dilations):
+    a = {"strides": _sequence(strides, 2, "strides"), "dilations": _sequence(dilations, 2, "dilations"),
+         "data_format": data_format or "NHWC"}
+    a.update(_padding_attrs(padding))
+    return a
+
+
+def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):
+    """2-D convolution of NHWC `input` with HWIO `filters`; padding "SAME", "VALID" or explicit pairs."""
+    x = convert_to_tensor(input)
+    w = convert_to_tensor(filters, dtype=x.dtype)
+    return execute1("Conv2D", [x, w], _attrs(strides, padding, data_format, dilations), name)
+
+
+def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, name=None):
+    """1-D convolution (NWC input, WIO filters) as a Conv2D over a height of 1."""
+    x = array_ops.expand_dims(convert_to_tensor(input), 1)
+    w = array_ops.expand_dims(convert_to_tensor(filters, dtype=x.dtype), 0)
+    s = stride if isinstance(stride, int) else list(stride)[0] if len(list(stride)) == 1 else list(stride)[1]
+    d = 1 if dilations is None else (dilations if isinstance(dilations, int) else list(dilations)[-1])
+    pad = padding if isinstance(padding, str) else [[0, 0], [0, 0]] + [list(p) for p in padding][1:]
+    out = execute1("Conv2D", [x, w], _attrs([1, s], pad, "NHWC", [1, d]))
+    return array_ops.squeeze(out, [1])
+
+
+def conv2d_backprop_input(input_sizes, filters, out_backprop, strides, padding, data_format="NHWC", dilations=None,
+                          name=None):
+    """The gradient of conv2d with respect to its input."""
+    sizes = convert_to_tensor(input_sizes, dtype=dtypes.int32)
+    w = convert_to_tensor(filters)
+    return execute1("Conv2DBackpropInput", [sizes, w, convert_to_tensor(out_backprop, dtype=w.dtype)],
+                    _attrs(strides, padding, data_format, dilations), name)
+
+
+def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding, data_format="NHWC", dilations=None,
+                           name=None):
+    """The gradient of conv2d with respect to its filters."""
+    x = convert_to_tensor(input)
+    sizes = convert_to_tensor(filter_sizes, dtype=dtypes.int32)
+    return execute1("Conv2DBackpropFilter", [x, sizes, convert_to_tensor(out_backprop, dtype=x.dtype)],
+                    _attrs(strides, padding, data_format, dilations), name)

@@ -1,0 +1,90 @@
+"""tf.nn.conv2d / conv1d against a direct NumPy convolution, TF's errors, and gradients in
+functions (the op table checks the gradients numerically)."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+rng = np.random.default_rng(5)
+
+
+def _reference(x, w, stride, pad_top, pad_left, out_h, out_w, dil=(1, 1)):
+    n, h, wd, c = x.shape
+    kh, kw, _, oc = w.shape
+    out = np.zeros((n, out_h, out_w, oc))
+    for oy in range(out_h):
+        for ox in range(out_w):
+            for ky in range(kh):
+                for kx in range(kw):
+                    iy, ix = oy * stride[0] - pad_top + ky * dil[0], ox * stride[1] - pad_left + kx * dil[1]
+                    if 0 <= iy < h and 0 <= ix < wd:
+                        out[:, oy, ox, :] += x[:, iy, ix, :] @ w[ky, kx]
+    return out
+
+
+@pytest.mark.parametrize("shape, kernel, stride, padding", [
+    ((2, 7, 6, 3), (3, 3), (1, 1), "SAME"),
+    ((1, 8, 9, 2), (3, 2), (2, 3), "SAME"),
+    ((3, 5, 5, 4), (2, 2), (2, 2), "VALID"),
+    ((1, 4, 4, 5), (1, 1), (1, 1), "VALID"),   # pointwise: a plain matrix product
+    ((2, 9, 9, 1), (5, 5), (1, 1), "VALID"),
+])
+def test_conv2d_matches_numpy(shape, kernel, stride, padding):
+    x = rng.standard_normal(shape).astype(np.float32)
+    w = rng.standard_normal(kernel + (shape[3], 4)).astype(np.float32)
+    got = tf.nn.conv2d(x, w, list(stride), padding).numpy()
+    h, wd = shape[1:3]
+    if padding == "SAME":
+        oh, ow = -(-h // stride[0]), -(-wd // stride[1])
+        ph = max(0, (oh - 1) * stride[0] + kernel[0] - h) // 2
+        pw = max(0, (ow - 1) * stride[1] + kernel[1] - wd) // 2
+    else:
+        oh, ow = (h - kernel[0]) // stride[0] + 1, (wd - kernel[1]) // stride[1] + 1
+        ph = pw = 0
+    np.testing.assert_allclose(got, _reference(x, w, stride, ph, pw, oh, ow), rtol=1e-4, atol=1e-4)
+
+
+def test_conv2d_dilation_and_explicit_padding():
+    x = rng.standard_normal((1, 8, 8, 2)).astype(np.float32)
+    w = rng.standard_normal((3, 3, 2, 3)).astype(np.float32)
+    got = tf.nn.conv2d(x, w, 1, "VALID", dilations=2).numpy()
+    np.testing.assert_allclose(got, _reference(x, w, (1, 1), 0, 0, 4, 4, dil=(2, 2)), rtol=1e-4, atol=1e-4)
+    got = tf.nn.conv2d(x, w, 2, [[0, 0], [1, 2], [0, 1], [0, 0]]).numpy()
+    np.testing.assert_allclose(got, _reference(x, w, (2, 2), 1, 0, 5, 4), rtol=1e-4, atol=1e-4)
+
+
+def test_conv1d():
+    np.testing.assert_allclose(tf.nn.conv1d(tf.ones([1, 5, 2]), tf.ones([3, 2, 1]), 1, "SAME").numpy().ravel(),
+                               [4, 6, 6, 6, 4])
+
+
+@pytest.mark.parametrize("x_shape, w_shape, kwargs, cls, text", [
+    ((1, 5, 5, 2), (3, 3, 3, 4), {}, tf.errors.InvalidArgumentError,
+     "input depth must be evenly divisible by filter depth: 2 vs 3"),
+    ((1, 5, 5, 2), (7, 3, 2, 4), {"padding": "VALID"}, tf.errors.InvalidArgumentError,
+     r"Computed output size would be negative: -1 \[input_size: 5, effective_filter_size: 7, stride: 1\]"),
+    ((1, 5, 5, 2), (3, 3, 2, 4), {"strides": 0}, tf.errors.InvalidArgumentError,
+     "Row and column strides should be larger than 0."),
+    ((1, 5, 5, 2), (3, 3, 2, 4), {"strides": [2, 1, 1, 1]}, tf.errors.UnimplementedError,
+     "does not yet support strides in the batch and depth dimensions"),
+])
+def test_conv2d_errors(x_shape, w_shape, kwargs, cls, text):
+    args = {"strides": 1, "padding": "SAME", **kwargs}
+    with pytest.raises(cls, match=text):
+        tf.nn.conv2d(tf.zeros(x_shape), tf.zeros(w_shape), **args)
+
+
+def test_conv_training_step_in_function():
+    x = tf.constant(rng.standard_normal((4, 6, 6, 1)).astype(np.float32))
+    w = tf.Variable(rng.standard_normal((3, 3, 1, 2)).astype(np.float32) * 0.1)
+    target = tf.constant(rng.standard_normal((4, 6, 6, 2)).astype(np.float32))
+
+    @tf.function
+    def step():
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean((tf.nn.conv2d(x, w, 1, "SAME") - target) ** 2)
+        w.assign_sub(0.1 * tape.gradient(loss, w))
+        return loss
+
+    losses = [float(step()) for _ in range(10)]
+    assert losses[-1] < losses[0]
