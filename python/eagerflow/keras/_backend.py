@@ -1,21 +1,29 @@
 """Keras 3 plumbing: unique object names ("dense", "dense_1"), the path scope stack, keras.Variable."""
 import collections
+import re
 import threading
 
 import numpy as np
 
 from eagerflow import _core
 from eagerflow.keras import _initializers as initializers
-from eagerflow.module.module import camel_to_snake
 from eagerflow.ops.variables import Variable as _TFVariable
 
 _names = collections.defaultdict(int)  # Keras's global object-name counters (one per base name)
 _local = threading.local()
 
 
+def to_snake_case(name):
+    """Keras's class-name to layer-name rule (Conv2D -> conv2d, MyHTTPLayer -> my_http_layer); tf.Module's
+    camel_to_snake differs on digits (conv2_d)."""
+    s = re.sub("(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
+    s = re.sub("([a-z])([A-Z])", r"\1_\2", s).lower()
+    return s if not s.startswith("_") else "private" + s
+
+
 def auto_name(prefix):
     """A fresh name: `prefix` the first time, then `prefix_1`, `prefix_2`, ... (Keras's uid scheme)."""
-    prefix = camel_to_snake(prefix)
+    prefix = to_snake_case(prefix)
     n = _names[prefix]
     _names[prefix] += 1
     return prefix if n == 0 else f"{prefix}_{n}"

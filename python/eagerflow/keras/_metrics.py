@@ -3,7 +3,8 @@ batch, `result` reads the value, `reset_state` zeroes it; calling a metric does 
 from eagerflow.framework import dtypes
 from eagerflow.framework.convert import convert_to_tensor
 from eagerflow.framework.tensor import Tensor
-from eagerflow.module.module import Module, camel_to_snake
+from eagerflow.keras._backend import to_snake_case
+from eagerflow.module.module import Module
 from eagerflow.ops import array_ops, creation_ops, math_ops, reduction_ops
 from eagerflow.ops.variables import Variable
 
@@ -42,7 +43,7 @@ class Metric(Module):
     `update_state(...)` and `result()`."""
 
     def __init__(self, name=None, dtype=None, **kwargs):
-        super().__init__(name=name or camel_to_snake(type(self).__name__))
+        super().__init__(name=name or to_snake_case(type(self).__name__))
         self._dtype = dtypes.as_dtype(dtype or "float32")
         self._metric_variables = []
 

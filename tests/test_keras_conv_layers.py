@@ -1,0 +1,62 @@
+"""tf.keras.layers Conv2D, Flatten and global pooling: shapes, names, values against tf.nn and
+NumPy, and training through them."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+layers = tf.keras.layers
+rng = np.random.default_rng(2)
+
+
+def test_guide_conv_model_shapes_and_names():
+    m = tf.keras.Sequential([layers.Conv2D(16, [3, 3], activation="relu", input_shape=(None, None, 1)),
+                             layers.Conv2D(16, [3, 3], activation="relu"),
+                             layers.GlobalAveragePooling2D(),
+                             layers.Dense(10)])
+    assert m(np.zeros((1, 28, 28, 1), np.float32)).shape == (1, 10)
+    assert [tuple(w.shape) for w in m.weights] == [(3, 3, 1, 16), (16,), (3, 3, 16, 16), (16,), (16, 10), (10,)]
+    assert layers.Conv2D(2, 3).name.startswith("conv2d")
+    assert layers.GlobalAveragePooling2D().name.startswith("global_average_pooling2d")
+
+
+def test_conv2d_layer_matches_nn_conv2d():
+    c = layers.Conv2D(4, 3, strides=2, padding="same", activation="relu")
+    x = tf.constant(rng.standard_normal((2, 7, 7, 3)).astype(np.float32))
+    y = c(x)
+    want = tf.nn.relu(tf.nn.conv2d(x, c.kernel, 2, "SAME") + c.bias)
+    np.testing.assert_allclose(y.numpy(), want.numpy(), rtol=1e-6)
+    assert y.shape == (2, 4, 4, 4) and c.compute_output_shape((2, 7, 7, 3)) == (2, 4, 4, 4)
+
+
+def test_flatten_and_global_pooling():
+    x = rng.standard_normal((2, 3, 4, 5)).astype(np.float32)
+    np.testing.assert_array_equal(layers.Flatten()(x).numpy(), x.reshape(2, -1))
+    np.testing.assert_allclose(layers.GlobalAveragePooling2D()(x).numpy(), x.mean((1, 2)), rtol=1e-6)
+    np.testing.assert_array_equal(layers.GlobalMaxPooling2D(keepdims=True)(x).numpy(), x.max((1, 2), keepdims=True))
+
+
+@pytest.mark.parametrize("kwargs, text", [({"filters": 0, "kernel_size": 3}, "Invalid value for argument `filters`"),
+                                          ({"filters": 2, "kernel_size": 3, "padding": "full"},
+                                           "The `padding` argument must be")])
+def test_conv2d_layer_errors(kwargs, text):
+    with pytest.raises(ValueError, match=text):
+        layers.Conv2D(**kwargs)
+
+
+def test_small_conv_net_learns():
+    x = rng.standard_normal((16, 8, 8, 1)).astype(np.float32)
+    y = (x.mean((1, 2, 3)) > 0).astype(np.int64)
+    m = tf.keras.Sequential([layers.Conv2D(4, 3, activation="relu"), layers.GlobalAveragePooling2D(), layers.Dense(2)])
+    loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    opt = tf.keras.optimizers.SGD(0.5)
+
+    @tf.function
+    def step():
+        with tf.GradientTape() as tape:
+            loss = loss_fn(y, m(x))
+        opt.apply_gradients(zip(tape.gradient(loss, m.trainable_variables), m.trainable_variables))
+        return loss
+
+    losses = [float(step()) for _ in range(30)]
+    assert losses[-1] < losses[0]
