@@ -88,3 +88,30 @@ def test_conv_training_step_in_function():
 
     losses = [float(step()) for _ in range(10)]
     assert losses[-1] < losses[0]
+
+
+def _pool_reference(x, k, s, reduce):
+    n, h, w, c = x.shape
+    oh, ow = (h - k) // s + 1, (w - k) // s + 1
+    out = np.zeros((n, oh, ow, c), x.dtype)
+    for i in range(oh):
+        for j in range(ow):
+            out[:, i, j, :] = reduce(x[:, i * s:i * s + k, j * s:j * s + k, :], axis=(1, 2))
+    return out
+
+
+@pytest.mark.parametrize("k, s", [(2, 2), (3, 1), (3, 2)])
+def test_pooling_matches_numpy(k, s):
+    x = rng.standard_normal((2, 7, 8, 3)).astype(np.float32)
+    np.testing.assert_array_equal(tf.nn.max_pool2d(x, k, s, "VALID").numpy(), _pool_reference(x, k, s, np.max))
+    np.testing.assert_allclose(tf.nn.avg_pool2d(x, k, s, "VALID").numpy(), _pool_reference(x, k, s, np.mean),
+                               rtol=1e-5)
+
+
+def test_pooling_same_padding_ignores_the_padding():
+    x = tf.reshape(tf.range(16.0), [1, 4, 4, 1])
+    assert tf.nn.avg_pool2d(x, 3, 2, "SAME").numpy().ravel().tolist() == [5.0, 6.5, 11.0, 12.5]
+    assert tf.nn.max_pool2d(x, 3, 2, "SAME").numpy().ravel().tolist() == [10.0, 11.0, 14.0, 15.0]
+    assert tf.nn.max_pool2d(tf.constant([[[[1], [1]], [[1], [1]]]], tf.int32), 2, 1, "VALID").numpy().ravel() == [1]
+    with pytest.raises(tf.errors.UnimplementedError, match="Pooling is not yet supported on the batch dimension"):
+        tf.raw_ops.MaxPool(input=x, ksize=[2, 2, 2, 1], strides=[1, 1, 1, 1], padding="VALID")

@@ -60,3 +60,14 @@ def test_small_conv_net_learns():
 
     losses = [float(step()) for _ in range(30)]
     assert losses[-1] < losses[0]
+
+
+def test_pooling_layers_match_nn():
+    x = rng.standard_normal((2, 7, 6, 3)).astype(np.float32)
+    m = layers.MaxPooling2D()
+    np.testing.assert_array_equal(m(x).numpy(), tf.nn.max_pool2d(x, 2, 2, "VALID").numpy())
+    assert m.compute_output_shape((2, 7, 6, 3)) == (2, 3, 3, 3)
+    a = layers.AveragePooling2D(pool_size=3, strides=2, padding="same")
+    np.testing.assert_allclose(a(x).numpy(), tf.nn.avg_pool2d(x, 3, 2, "SAME").numpy(), rtol=1e-6)
+    assert a(x).shape == a.compute_output_shape((2, 7, 6, 3)) == (2, 4, 3, 3)
+    assert layers.MaxPool2D is layers.MaxPooling2D and layers.AvgPool2D is layers.AveragePooling2D

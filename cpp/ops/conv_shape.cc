@@ -33,7 +33,58 @@ void windowed(int64_t in, int64_t k, int64_t dil, int64_t stride, const std::str
                 ", effective_filter_size: ", eff, ", stride: ", stride, "]");
 }
 
+std::vector<int64_t> explicit_paddings(const Attrs& attrs, const std::string& padding) {
+  std::vector<int64_t> pad(8, 0);
+  if (padding != "EXPLICIT") return pad;
+  pad = attrs.get<std::vector<int64_t>>("explicit_paddings", {});
+  if (pad.size() != 8)
+    throw_error(Code::kInvalidArgument, "explicit_paddings attribute must contain 8 values, but got: ", pad.size());
+  for (int64_t p : pad)
+    if (p < 0) throw_error(Code::kInvalidArgument, "All elements of explicit_paddings must be nonnegative");
+  return pad;
+}
+
+std::string checked_padding(const Attrs& attrs, bool allow_explicit) {
+  const std::string padding = attrs.get<std::string>("padding", "VALID");
+  if (padding != "SAME" && padding != "VALID" && !(allow_explicit && padding == "EXPLICIT"))
+    throw_error(Code::kInvalidArgument, "Value for attr 'padding' of \"", padding,
+                "\" is not in the list of allowed values: \"SAME\", \"VALID\"", allow_explicit ? ", \"EXPLICIT\"" : "");
+  return padding;
+}
+
 }  // namespace
+
+Conv2DGeometry pool2d_geometry(const Shape& input, const Attrs& attrs) {
+  const auto ksize = attrs.get<std::vector<int64_t>>("ksize", {});
+  const auto strides = attrs.get<std::vector<int64_t>>("strides", {});
+  if (ksize.size() < 4)
+    throw_error(Code::kInvalidArgument, "Length for attr 'ksize' of ", ksize.size(), " must be at least minimum 4");
+  if (strides.size() < 4)
+    throw_error(Code::kInvalidArgument, "Length for attr 'strides' of ", strides.size(), " must be at least minimum 4");
+  if (input.rank_known() && input.rank() != 4)
+    throw_error(Code::kInvalidArgument, "tensor_in_shape must have 2 spatial dimensions. ", input.rank(), " 0");
+  const std::string fmt = attrs.get<std::string>("data_format", "NHWC");
+  if (fmt != "NHWC")
+    throw_error(Code::kUnimplemented, "Default MaxPoolingOp only supports NHWC on device type CPU");
+  for (int64_t k : ksize)
+    if (k <= 0) throw_error(Code::kInvalidArgument, "ksize must be a positive int32 value, got:", k);
+  for (int64_t s : strides)
+    if (s <= 0) throw_error(Code::kInvalidArgument, "stride must be a positive int32 value, got:", s);
+  if (ksize[0] != 1 || strides[0] != 1)
+    throw_error(Code::kUnimplemented, "Pooling is not yet supported on the batch dimension.");
+  if (ksize[3] != 1 || strides[3] != 1)
+    throw_error(Code::kUnimplemented, "Pooling is not yet supported on the depth dimension.");
+  const std::string padding = checked_padding(attrs, true);
+  const std::vector<int64_t> pad = explicit_paddings(attrs, padding);
+  auto dim = [&](int i) { return input.rank_known() ? input[i] : int64_t(-1); };
+  Conv2DGeometry g{};
+  g.batch = dim(0), g.in_h = dim(1), g.in_w = dim(2), g.in_c = dim(3);
+  g.k_h = ksize[1], g.k_w = ksize[2], g.out_c = g.in_c;
+  g.stride_h = strides[1], g.stride_w = strides[2], g.dil_h = g.dil_w = 1;
+  windowed(g.in_h, g.k_h, 1, g.stride_h, padding, pad[2], pad[3], &g.out_h, &g.pad_top);
+  windowed(g.in_w, g.k_w, 1, g.stride_w, padding, pad[4], pad[5], &g.out_w, &g.pad_left);
+  return g;
+}
 
 Conv2DGeometry conv2d_geometry(const Shape& input, const Shape& filter, const Attrs& attrs) {
   if (input.rank_known() && input.rank() != 4)
@@ -57,19 +108,8 @@ Conv2DGeometry conv2d_geometry(const Shape& input, const Shape& filter, const At
     throw_error(Code::kInvalidArgument, "Current implementation does not yet support dilations in the batch and "
                 "depth dimensions.");
   if (dil[1] <= 0 || dil[2] <= 0) throw_error(Code::kInvalidArgument, "Dilated rates should be larger than 0.");
-  const std::string padding = attrs.get<std::string>("padding", "VALID");
-  if (padding != "SAME" && padding != "VALID" && padding != "EXPLICIT")
-    throw_error(Code::kInvalidArgument, "Value for attr 'padding' of \"", padding,
-                "\" is not in the list of allowed values: \"SAME\", \"VALID\", \"EXPLICIT\"");
-  std::vector<int64_t> explicit_pad(8, 0);
-  if (padding == "EXPLICIT") {
-    explicit_pad = attrs.get<std::vector<int64_t>>("explicit_paddings", {});
-    if (explicit_pad.size() != 8)
-      throw_error(Code::kInvalidArgument, "explicit_paddings attribute must contain 8 values, but got: ",
-                  explicit_pad.size());
-    for (int64_t p : explicit_pad)
-      if (p < 0) throw_error(Code::kInvalidArgument, "All elements of explicit_paddings must be nonnegative");
-  }
+  const std::string padding = checked_padding(attrs, true);
+  const std::vector<int64_t> explicit_pad = explicit_paddings(attrs, padding);
   auto dim = [](const Shape& s, int i) { return s.rank_known() ? s[i] : int64_t(-1); };
   Conv2DGeometry g{};
   g.batch = dim(input, 0), g.in_h = dim(input, 1), g.in_w = dim(input, 2), g.in_c = dim(input, 3);

@@ -20,4 +20,7 @@ struct Conv2DGeometry {
 
 Conv2DGeometry conv2d_geometry(const Shape& input, const Shape& filter, const Attrs& attrs);
 
+// A pooling window (attr ksize [1, h, w, 1]) as a geometry: out_c = in_c, the window as the filter.
+Conv2DGeometry pool2d_geometry(const Shape& input, const Attrs& attrs);
+
 }  // namespace ef

@@ -1,11 +1,14 @@
-"""tf.keras.layers: Layer, Dense, Conv2D, Flatten and global pooling."""
+"""tf.keras.layers: Layer, Dense, Conv2D, pooling and Flatten."""
 from eagerflow.keras._layers.conv import Conv2D
 from eagerflow.keras._layers.dense import Dense
 from eagerflow.keras._layers.layer import Layer
+from eagerflow.keras._layers.pooling import AveragePooling2D, MaxPooling2D
 from eagerflow.keras._layers.reshaping import Flatten, GlobalAveragePooling2D, GlobalMaxPooling2D
 
 GlobalAvgPool2D = GlobalAveragePooling2D
 GlobalMaxPool2D = GlobalMaxPooling2D
+MaxPool2D = MaxPooling2D
+AvgPool2D = AveragePooling2D
 
-__all__ = ["Conv2D", "Dense", "Flatten", "GlobalAvgPool2D", "GlobalAveragePooling2D", "GlobalMaxPool2D",
-           "GlobalMaxPooling2D", "Layer"]
+__all__ = ["AveragePooling2D", "AvgPool2D", "Conv2D", "Dense", "Flatten", "GlobalAvgPool2D", "GlobalAveragePooling2D", "GlobalMaxPool2D",
+           "GlobalMaxPooling2D", "Layer", "MaxPool2D", "MaxPooling2D"]

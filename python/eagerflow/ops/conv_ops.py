@@ -76,3 +76,31 @@ def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding, 
     sizes = convert_to_tensor(filter_sizes, dtype=dtypes.int32)
     return execute1("Conv2DBackpropFilter", [x, sizes, convert_to_tensor(out_backprop, dtype=x.dtype)],
                     _attrs(strides, padding, data_format, dilations), name)
+
+
+def _pool(op, value, ksize, strides, padding, data_format, name):
+    x = convert_to_tensor(value)
+    attrs = {"ksize": _sequence(ksize, 2, "ksize"), "strides": _sequence(strides, 2, "strides"),
+             "data_format": data_format or "NHWC"}
+    attrs.update(_padding_attrs(padding))
+    return execute1(op, [x], attrs, name)
+
+
+def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
+    """The maximum of each ksize window of NHWC `input`, windows `strides` apart."""
+    return _pool("MaxPool", input, ksize, strides, padding, data_format, name)
+
+
+def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
+    """The mean of each ksize window of NHWC `input` (padding is not counted)."""
+    return _pool("AvgPool", input, ksize, strides, padding, data_format, name)
+
+
+def max_pool(input, ksize, strides, padding, data_format=None, name=None):
+    """tf.nn.max_pool for 4-D NHWC input (the N-D form's 2-D case)."""
+    return max_pool2d(input, ksize, strides, padding, data_format or "NHWC", name)
+
+
+def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
+    """tf.nn.avg_pool for 4-D NHWC input (the N-D form's 2-D case)."""
+    return avg_pool2d(input, ksize, strides, padding, data_format or "NHWC", name)

@@ -165,3 +165,25 @@ def _conv2d_backprop_filter_grad(op, grad):
     x, _, dout = op.inputs
     a = _conv_attrs(op)
     return [execute1("Conv2DBackpropInput", [u.shape(x), grad, dout], a), None, execute1("Conv2D", [x, grad], a)]
+
+
+_POOL_ATTRS = ("ksize", "strides", "padding", "explicit_paddings", "data_format")
+
+
+def _pool_attrs(op):
+    return {k: v for k in _POOL_ATTRS if (v := u.attr(op, k)) is not None}
+
+
+@RegisterGradient("MaxPool")
+def _max_pool_grad(op, grad):
+    return [execute1("MaxPoolGrad", [op.inputs[0], op.outputs[0], grad], _pool_attrs(op))]
+
+
+@RegisterGradient("AvgPool")
+def _avg_pool_grad(op, grad):
+    return [execute1("AvgPoolGrad", [u.shape(op.inputs[0]), grad], _pool_attrs(op))]
+
+
+@RegisterGradient("AvgPoolGrad")
+def _avg_pool_grad_grad(op, grad):
+    return [None, execute1("AvgPool", [grad], _pool_attrs(op))]
