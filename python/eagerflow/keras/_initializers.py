@@ -105,7 +105,7 @@ class GlorotNormal(Initializer):
         return {"seed": self.seed}
 
 
-_BY_NAME = {"zeros": Zeros, "ones": Ones, "constant": Constant, "random_uniform": RandomUniform,
+_BY_NAME = {"zeros": Zeros, "ones": Ones, "constant": Constant, "random_uniform": RandomUniform, "uniform": RandomUniform,
             "random_normal": RandomNormal, "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal}
 zeros, ones, constant = Zeros, Ones, Constant
 random_uniform, random_normal = RandomUniform, RandomNormal

@@ -1,5 +1,16 @@
 """tf.keras.Model (subclassing API only) and tf.keras.Sequential."""
+import inspect
+
 from eagerflow.keras._layers.layer import Layer
+
+
+def _takes_training(layer):
+    """Whether the layer's call accepts `training` (Keras passes it only to those)."""
+    try:
+        params = inspect.signature(layer.call).parameters
+    except (TypeError, ValueError):
+        return False
+    return "training" in params or any(p.kind == p.VAR_KEYWORD for p in params.values())
 
 
 class Model(Layer):
@@ -59,7 +70,7 @@ class Sequential(Model):
     def call(self, inputs, training=None):
         x = inputs
         for layer in self._layers:
-            x = layer(x)
+            x = layer(x, training=training) if _takes_training(layer) else layer(x)
         return x
 
 

@@ -1,0 +1,57 @@
+"""tf.nn.dropout and the Keras layers Dropout, Activation, Embedding, Reshape and Lambda; the
+training flag through Sequential."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+layers = tf.keras.layers
+
+
+def test_nn_dropout_keeps_and_scales():
+    tf.random.set_seed(1)
+    y = tf.nn.dropout(tf.ones([20000]), 0.3, seed=5).numpy()
+    np.testing.assert_allclose(np.unique(y), [0.0, 1 / 0.7], rtol=1e-6)
+    assert abs((y > 0).mean() - 0.7) < 0.02
+    x = tf.ones([3])
+    assert tf.nn.dropout(x, 0.0) is x
+    assert tf.nn.dropout(tf.ones([2, 3]), 0.5, noise_shape=[2, 1], seed=1).shape == (2, 3)
+
+
+@pytest.mark.parametrize("args, text", [((tf.ones([2]), 1.0), "must be a scalar tensor or a float in the range"),
+                                        ((tf.ones([2], tf.int32), 0.5), "must be a floating point tensor")])
+def test_nn_dropout_errors(args, text):
+    with pytest.raises(ValueError, match=text):
+        tf.nn.dropout(*args)
+
+
+def test_dropout_layer_training_flag_through_sequential():
+    x = tf.ones([64, 32])
+    d = layers.Dropout(0.5, seed=3)
+    np.testing.assert_array_equal(d(x).numpy(), x.numpy())
+    assert set(d(x, training=True).numpy().ravel().tolist()) == {0.0, 2.0}
+    m = tf.keras.Sequential([layers.Dense(8, kernel_initializer="ones"), layers.Dropout(0.5)])
+    np.testing.assert_array_equal(m(x).numpy(), np.full((64, 8), 32.0))
+    assert (m(x, training=True).numpy() == 0).any()
+    with pytest.raises(ValueError, match="Invalid value 1.5 received for `rate`"):
+        layers.Dropout(1.5)
+
+
+def test_activation_embedding_reshape_lambda():
+    np.testing.assert_array_equal(layers.Activation("relu")(tf.constant([-1.0, 2.0])).numpy(), [0.0, 2.0])
+    e = layers.Embedding(10, 3)
+    out = e(tf.constant([[1, 2], [2, 9]]))
+    assert out.shape == (2, 2, 3) and e.embeddings.shape == (10, 3)
+    np.testing.assert_array_equal(out.numpy()[0, 1], e.embeddings.numpy()[2])
+    assert layers.Reshape((3, 2))(tf.ones([4, 6])).shape == (4, 3, 2)
+    assert layers.Reshape((-1, 2)).compute_output_shape((None, 6)) == (None, 3, 2)
+    np.testing.assert_array_equal(layers.Lambda(lambda t: t * 2)(tf.ones([2])).numpy(), [2.0, 2.0])
+
+
+def test_embedding_gradient_reaches_used_rows():
+    e = layers.Embedding(5, 2)
+    e.build()
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(e(tf.constant([1, 1, 3])))
+    g = tf.convert_to_tensor(tape.gradient(loss, e.embeddings)).numpy()
+    np.testing.assert_array_equal(g, [[0, 0], [2, 2], [0, 0], [1, 1], [0, 0]])
