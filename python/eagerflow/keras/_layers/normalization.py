@@ -1,0 +1,111 @@
+"""keras.layers.BatchNormalization (moving statistics, training flag) and LayerNormalization."""
+from eagerflow.framework import dtypes
+from eagerflow.keras import _initializers as initializers
+from eagerflow.keras._layers.layer import Layer
+from eagerflow.ops import array_ops, math_ops, nn_impl
+
+
+def _axes(axis, rank):
+    axis = [axis] if isinstance(axis, int) else list(axis)
+    return sorted(a % rank for a in axis)
+
+
+def _param_shape(shape, axes):
+    return tuple(shape[a] for a in axes)
+
+
+def _broadcastable(t, rank, axes):
+    """A parameter of the normalized axes reshaped to broadcast over inputs of `rank`."""
+    if axes == [rank - 1]:
+        return t
+    shape = [1] * rank
+    for i, a in enumerate(axes):
+        shape[a] = t.shape[i]
+    return array_ops.reshape(t, shape)
+
+
+class BatchNormalization(Layer):
+    """Normalizes with the batch's statistics when training (and moves the moving mean and variance
+    towards them), with the moving statistics otherwise."""
+
+    def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True, beta_initializer="zeros",
+                 gamma_initializer="ones", moving_mean_initializer="zeros", moving_variance_initializer="ones",
+                 beta_regularizer=None, gamma_regularizer=None, beta_constraint=None, gamma_constraint=None,
+                 **kwargs):
+        super().__init__(**kwargs)
+        self.axis, self.momentum, self.epsilon = axis, momentum, epsilon
+        self.center, self.scale = center, scale
+        self._init = {k: initializers.get(v) for k, v in (("beta", beta_initializer), ("gamma", gamma_initializer),
+                                                            ("moving_mean", moving_mean_initializer),
+                                                            ("moving_variance", moving_variance_initializer))}
+
+    def build(self, input_shape):
+        self._rank = len(input_shape)
+        self._axes = _axes(self.axis, self._rank)
+        shape = _param_shape(input_shape, self._axes)
+        if any(d is None for d in shape):
+            raise ValueError(f"Axis {self.axis} of input tensor should have a defined dimension but the layer "
+                             f"received an input with shape {tuple(input_shape)}.")
+        self.gamma = self.add_weight(name="gamma", shape=shape, initializer=self._init["gamma"]) if self.scale \
+            else None
+        self.beta = self.add_weight(name="beta", shape=shape, initializer=self._init["beta"]) if self.center \
+            else None
+        self.moving_mean = self.add_weight(name="moving_mean", shape=shape, initializer=self._init["moving_mean"],
+                                           trainable=False)
+        self.moving_variance = self.add_weight(name="moving_variance", shape=shape,
+                                               initializer=self._init["moving_variance"], trainable=False)
+        self.built = True
+
+    def call(self, inputs, training=None):
+        rank, axes = self._rank, self._axes
+        reduce = [a for a in range(rank) if a not in axes]
+        b = lambda t: None if t is None else _broadcastable(t, rank, axes)  # noqa: E731
+        if not training:
+            return nn_impl.batch_normalization(inputs, b(self.moving_mean), b(self.moving_variance), b(self.beta),
+                                               b(self.gamma), self.epsilon)
+        mean, variance = nn_impl.moments(inputs, reduce)
+        # The moving variance averages the unbiased batch variance where Keras runs the fused kernel
+        # (4-D inputs normalized over the last axis), the biased one elsewhere.
+        moving_var = variance
+        if rank == 4 and axes == [3]:
+            n = math_ops.cast(array_ops.size(inputs) // array_ops.size(mean), inputs.dtype)
+            moving_var = variance * n / math_ops.maximum(n - 1.0, 1.0)
+        decay = 1.0 - self.momentum
+        self.moving_mean.assign_sub((self.moving_mean - mean) * decay)
+        self.moving_variance.assign_sub((self.moving_variance - moving_var) * decay)
+        return nn_impl.batch_normalization(inputs, b(mean), b(variance), b(self.beta), b(self.gamma), self.epsilon)
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+
+class LayerNormalization(Layer):
+    """Normalizes each sample over `axis` (default: the last), then scales and centers."""
+
+    def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True, beta_initializer="zeros",
+                 gamma_initializer="ones", **kwargs):
+        super().__init__(**kwargs)
+        self.axis, self.epsilon, self.center, self.scale = axis, epsilon, center, scale
+        self._beta_init = initializers.get(beta_initializer)
+        self._gamma_init = initializers.get(gamma_initializer)
+
+    def build(self, input_shape):
+        self._rank = len(input_shape)
+        self._axes = _axes(self.axis, self._rank)
+        shape = _param_shape(input_shape, self._axes)
+        self.gamma = self.add_weight(name="gamma", shape=shape, initializer=self._gamma_init) if self.scale else None
+        self.beta = self.add_weight(name="beta", shape=shape, initializer=self._beta_init) if self.center else None
+        self.built = True
+
+    def call(self, inputs):
+        x = inputs if inputs.dtype != dtypes.float16 else math_ops.cast(inputs, dtypes.float32)
+        mean, variance = nn_impl.moments(x, self._axes, keepdims=True)
+        b = lambda t: None if t is None else _broadcastable(t, self._rank, self._axes)  # noqa: E731
+        y = nn_impl.batch_normalization(x, mean, variance, b(self.beta), b(self.gamma), self.epsilon)
+        return y if y.dtype == inputs.dtype else math_ops.cast(y, inputs.dtype)
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+
+BatchNormalization.__module__ = LayerNormalization.__module__ = "keras.layers"
