@@ -1,9 +1,9 @@
-// CPU Conv2D and its gradients (NHWC input, HWIO filter) as im2col + GEMM: each image's receptive
-// fields become rows of a [out_h*out_w, k_h*k_w*in_c] matrix (zeros where the window leaves the
-// padded input) multiplied by the filter viewed as [k_h*k_w*in_c, out_c]. Images are processed in
-// chunks that keep the patch matrix near kPatchBytes.
+// CPU Conv2D and its gradients (NHWC input, HWIO filter) as im2col + GEMM: each output pixel's
+// receptive field becomes a row of k_h*k_w*in_c values (zeros where the window leaves the padded
+// input), multiplied by the filter viewed as [k_h*k_w*in_c, out_c].
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "kernels/cpu/broadcast.h"
@@ -15,15 +15,18 @@
 namespace ef {
 namespace {
 
-constexpr int64_t kPatchBytes = int64_t(64) << 20;
+// Patch rows are made and multiplied a block at a time (about kBlockBytes of patches), so the
+// patch matrix stays in cache and is never allocated whole.
+constexpr int64_t kBlockBytes = int64_t(8) << 20;
 
-struct Patches {
+// Output pixel rows across all images: row r is image r / (out_h*out_w), pixel r % (out_h*out_w).
+struct Rows {
   const Conv2DGeometry& g;
-  int64_t rows() const { return g.out_h * g.out_w; }   // per image
-  int64_t cols() const { return g.k_h * g.k_w * g.in_c; }
-  int64_t images_per_chunk(size_t elem) const {
-    const int64_t per = std::max<int64_t>(1, rows() * cols() * static_cast<int64_t>(elem));
-    return std::clamp<int64_t>(kPatchBytes / per, 1, std::max<int64_t>(g.batch, 1));
+  int64_t per_image() const { return g.out_h * g.out_w; }
+  int64_t total() const { return g.batch * per_image(); }
+  int64_t patch() const { return g.k_h * g.k_w * g.in_c; }
+  int64_t block(size_t elem) const {
+    return std::max<int64_t>(64, kBlockBytes / std::max<int64_t>(patch() * static_cast<int64_t>(elem), 1));
   }
 };
 
@@ -35,40 +38,43 @@ inline bool source(const Conv2DGeometry& g, int64_t oy, int64_t ox, int64_t ky, 
   return *iy >= 0 && *iy < g.in_h && *ix >= 0 && *ix < g.in_w;
 }
 
+// Patch rows [r0, r1) of `in` (all images) into `cols`, one row of k_h*k_w*in_c per output pixel.
 template <typename T>
-void im2col(const Conv2DGeometry& g, const T* image, T* cols) {
+void im2col(const Conv2DGeometry& g, const T* in, int64_t r0, int64_t r1, T* cols) {
+  const Rows rows{g};
   const int64_t kc = g.in_c;
-  for_range(g.out_h, [&](int64_t s, int64_t e) {
-    for (int64_t oy = s; oy < e; ++oy)
-      for (int64_t ox = 0; ox < g.out_w; ++ox) {
-        T* row = cols + (oy * g.out_w + ox) * g.k_h * g.k_w * kc;
-        for (int64_t ky = 0; ky < g.k_h; ++ky)
-          for (int64_t kx = 0; kx < g.k_w; ++kx, row += kc) {
-            int64_t iy, ix;
-            if (source(g, oy, ox, ky, kx, &iy, &ix))
-              std::memcpy(row, image + (iy * g.in_w + ix) * kc, sizeof(T) * kc);
-            else
-              std::fill(row, row + kc, T(0));
-          }
+  for (int64_t r = r0; r < r1; ++r) {
+    const int64_t n = r / rows.per_image(), p = r % rows.per_image(), oy = p / g.out_w, ox = p % g.out_w;
+    const T* image = in + n * g.in_h * g.in_w * kc;
+    T* row = cols + (r - r0) * rows.patch();
+    for (int64_t ky = 0; ky < g.k_h; ++ky)
+      for (int64_t kx = 0; kx < g.k_w; ++kx, row += kc) {
+        int64_t iy, ix;
+        if (source(g, oy, ox, ky, kx, &iy, &ix))
+          std::memcpy(row, image + (iy * g.in_w + ix) * kc, sizeof(T) * kc);
+        else
+          std::fill(row, row + kc, T(0));
       }
-  }, std::max<int64_t>(1, 4096 / std::max<int64_t>(g.out_w * g.k_h * g.k_w * kc, 1)));
+  }
 }
 
-// Adds each patch row back onto the image pixels it came from.
+// Adds patch rows [r0, r1) back onto the input pixels they came from.
 template <typename T>
-void col2im(const Conv2DGeometry& g, const T* cols, T* image) {
+void col2im(const Conv2DGeometry& g, const T* cols, int64_t r0, int64_t r1, T* in) {
+  const Rows rows{g};
   const int64_t kc = g.in_c;
-  for (int64_t oy = 0; oy < g.out_h; ++oy)
-    for (int64_t ox = 0; ox < g.out_w; ++ox) {
-      const T* row = cols + (oy * g.out_w + ox) * g.k_h * g.k_w * kc;
-      for (int64_t ky = 0; ky < g.k_h; ++ky)
-        for (int64_t kx = 0; kx < g.k_w; ++kx, row += kc) {
-          int64_t iy, ix;
-          if (!source(g, oy, ox, ky, kx, &iy, &ix)) continue;
-          T* px = image + (iy * g.in_w + ix) * kc;
-          for (int64_t c = 0; c < kc; ++c) px[c] += row[c];
-        }
-    }
+  for (int64_t r = r0; r < r1; ++r) {
+    const int64_t n = r / rows.per_image(), p = r % rows.per_image(), oy = p / g.out_w, ox = p % g.out_w;
+    T* image = in + n * g.in_h * g.in_w * kc;
+    const T* row = cols + (r - r0) * rows.patch();
+    for (int64_t ky = 0; ky < g.k_h; ++ky)
+      for (int64_t kx = 0; kx < g.k_w; ++kx, row += kc) {
+        int64_t iy, ix;
+        if (!source(g, oy, ox, ky, kx, &iy, &ix)) continue;
+        T* px = image + (iy * g.in_w + ix) * kc;
+        for (int64_t c = 0; c < kc; ++c) px[c] += row[c];
+      }
+  }
 }
 
 template <typename T>
@@ -77,54 +83,58 @@ void gemm(const T* a, const T* b, T* c, int64_t m, int64_t n, int64_t k, bool ta
 }
 
 template <typename T>
+std::unique_ptr<T[]> scratch(int64_t n) {
+  return std::unique_ptr<T[]>(new T[static_cast<size_t>(n)]);  // no zero fill: every element is written
+}
+
+bool pointwise(const Conv2DGeometry& g) {
+  return g.k_h == 1 && g.k_w == 1 && g.stride_h == 1 && g.stride_w == 1 && g.pad_top == 0 && g.pad_left == 0 &&
+         g.out_h == g.in_h && g.out_w == g.in_w;
+}
+
+template <typename T>
 void conv2d(const Conv2DGeometry& g, const T* in, const T* filter, T* out) {
-  const Patches p{g};
-  const int64_t chunk = p.images_per_chunk(sizeof(T));
-  const bool pointwise = g.k_h == 1 && g.k_w == 1 && g.stride_h == 1 && g.stride_w == 1 && g.pad_top == 0 &&
-                         g.pad_left == 0;
-  if (pointwise) {  // the input already is the patch matrix
-    gemm(in, filter, out, g.batch * p.rows(), g.out_c, p.cols(), false, false);
+  const Rows rows{g};
+  if (pointwise(g)) {  // the input already is the patch matrix
+    gemm(in, filter, out, rows.total(), g.out_c, rows.patch(), false, false);
     return;
   }
-  std::vector<T> cols(static_cast<size_t>(chunk * p.rows() * p.cols()));
-  for (int64_t b = 0; b < g.batch; b += chunk) {
-    const int64_t nb = std::min(chunk, g.batch - b);
-    for (int64_t i = 0; i < nb; ++i)
-      im2col(g, in + (b + i) * g.in_h * g.in_w * g.in_c, cols.data() + i * p.rows() * p.cols());
-    gemm(cols.data(), filter, out + b * p.rows() * g.out_c, nb * p.rows(), g.out_c, p.cols(), false, false);
+  const int64_t block = rows.block(sizeof(T));
+  auto cols = scratch<T>(std::min(block, rows.total()) * rows.patch());
+  for (int64_t r = 0; r < rows.total(); r += block) {
+    const int64_t r1 = std::min(r + block, rows.total());
+    im2col(g, in, r, r1, cols.get());
+    gemm(cols.get(), filter, out + r * g.out_c, r1 - r, g.out_c, rows.patch(), false, false);
   }
 }
 
 template <typename T>
 void conv2d_backprop_input(const Conv2DGeometry& g, const T* filter, const T* dout, T* din) {
-  const Patches p{g};
-  const int64_t chunk = p.images_per_chunk(sizeof(T));
+  const Rows rows{g};
   std::fill(din, din + g.batch * g.in_h * g.in_w * g.in_c, T(0));
-  std::vector<T> cols(static_cast<size_t>(chunk * p.rows() * p.cols()));
-  for (int64_t b = 0; b < g.batch; b += chunk) {
-    const int64_t nb = std::min(chunk, g.batch - b);
+  const int64_t block = rows.block(sizeof(T));
+  auto cols = scratch<T>(std::min(block, rows.total()) * rows.patch());
+  for (int64_t r = 0; r < rows.total(); r += block) {
+    const int64_t r1 = std::min(r + block, rows.total());
     // d(patches) = dout @ filter^T
-    gemm(dout + b * p.rows() * g.out_c, filter, cols.data(), nb * p.rows(), p.cols(), g.out_c, false, true);
-    for_range(nb, [&](int64_t s, int64_t e) {
-      for (int64_t i = s; i < e; ++i)
-        col2im(g, cols.data() + i * p.rows() * p.cols(), din + (b + i) * g.in_h * g.in_w * g.in_c);
-    }, 1);
+    gemm(dout + r * g.out_c, filter, cols.get(), r1 - r, rows.patch(), g.out_c, false, true);
+    col2im(g, cols.get(), r, r1, din);
   }
 }
 
 template <typename T>
 void conv2d_backprop_filter(const Conv2DGeometry& g, const T* in, const T* dout, T* dfilter) {
-  const Patches p{g};
-  const int64_t chunk = p.images_per_chunk(sizeof(T));
-  const int64_t fsize = p.cols() * g.out_c;
+  const Rows rows{g};
+  const int64_t fsize = rows.patch() * g.out_c;
   std::fill(dfilter, dfilter + fsize, T(0));
-  std::vector<T> cols(static_cast<size_t>(chunk * p.rows() * p.cols())), part(static_cast<size_t>(fsize));
-  for (int64_t b = 0; b < g.batch; b += chunk) {
-    const int64_t nb = std::min(chunk, g.batch - b);
-    for (int64_t i = 0; i < nb; ++i)
-      im2col(g, in + (b + i) * g.in_h * g.in_w * g.in_c, cols.data() + i * p.rows() * p.cols());
+  const int64_t block = rows.block(sizeof(T));
+  auto cols = scratch<T>(std::min(block, rows.total()) * rows.patch());
+  auto part = scratch<T>(fsize);
+  for (int64_t r = 0; r < rows.total(); r += block) {
+    const int64_t r1 = std::min(r + block, rows.total());
+    im2col(g, in, r, r1, cols.get());
     // d(filter) += patches^T @ dout
-    gemm(cols.data(), dout + b * p.rows() * g.out_c, part.data(), p.cols(), g.out_c, nb * p.rows(), true, false);
+    gemm(cols.get(), dout + r * g.out_c, part.get(), rows.patch(), g.out_c, r1 - r, true, false);
     for (int64_t i = 0; i < fsize; ++i) dfilter[i] += part[i];
   }
 }
