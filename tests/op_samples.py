@@ -179,6 +179,32 @@ def _fused_sample():
     return call(f(2, 3), f(2, 3), **attrs)
 
 
+def _dataset(x=None):
+    """A TensorSliceDataset variant over the rows of x (int64)."""
+    x = i64([1, 2, 3, 4]) if x is None else x
+    return execute("TensorSliceDataset", [tf.constant(x)],
+                   {"Toutput_types": [tf.as_dtype(x.dtype)], "output_shapes": [list(x.shape[1:])]})[0]
+
+
+_ELEMENT = {"output_types": [tf.int64], "output_shapes": [[]]}
+
+
+def _iterator(dataset=None):
+    """An iterator resource over `dataset` (default: 0, 1, 2, ... forever, so every call has an element)."""
+    if dataset is None:
+        dataset = execute("RangeDataset", [tf.constant(i64(0)), tf.constant(i64(2 ** 62)), tf.constant(i64(1))],
+                          _ELEMENT)[0]
+    handle = execute("AnonymousIteratorV3", [], _ELEMENT)[0]
+    execute("MakeIterator", [dataset, handle])
+    return handle
+
+
+def _map_attrs(fn, out_dtype=tf.int64):
+    return {"f": graph_function(lambda x: [fn(x)], (tf.int64, [])), "Targuments": [],
+            "output_types": [out_dtype], "output_shapes": [[]]}
+
+
+_DATA = "tf.data (variant datasets, iterator resources): exact checks in test_data_*.py"
 _LIST = "variant (TensorList) inputs or outputs: exact checks in test_tensor_array.py"
 _RANDOM = "random values"
 _BOOL = "bool output"
@@ -190,6 +216,27 @@ _SHAPE_ATTR = ("a shape-valued attr cannot be given from Python: execute() turns
                "Attrs::get<Shape> refuses it (\"attr 'shape' has the wrong type\")")
 
 SAMPLES = {
+    "AnonymousIteratorV3": op(call(**_ELEMENT), no_entry=_DATA),
+    "BatchDatasetV2": op(call(_dataset(), i64(3), True, **_ELEMENT), no_entry=_DATA),
+    "ConcatenateDataset": op(call(_dataset(), _dataset(), **_ELEMENT), no_entry=_DATA),
+    "DatasetCardinality": op(call(_dataset()), no_entry=_DATA),
+    "FilterDataset": op(call(_dataset(), predicate=graph_function(lambda x: [x > 1], (tf.int64, [])),
+                             Targuments=[], **_ELEMENT), no_entry=_DATA),
+    "IteratorGetNext": op(call(_iterator(), **_ELEMENT), no_entry=_DATA),
+    "MakeIterator": op(call(_dataset(), execute("AnonymousIteratorV3", [], _ELEMENT)[0]), no_entry=_DATA),
+    "MapDataset": op(call(_dataset(), **_map_attrs(lambda x: x * 2)), no_entry=_DATA),
+    "ParallelMapDatasetV2": op(call(_dataset(), i64(2), **_map_attrs(lambda x: x * 2)), no_entry=_DATA),
+    "PrefetchDataset": op(call(_dataset(), i64(2), **_ELEMENT), no_entry=_DATA),
+    "RangeDataset": op(call(i64(0), i64(10), i64(3), **_ELEMENT), no_entry=_DATA),
+    "RepeatDataset": op(call(_dataset(), i64(2), **_ELEMENT), no_entry=_DATA),
+    "ShuffleDataset": op(call(_dataset(), i64(2), i64(1), i64(2), reshuffle_each_iteration=True, **_ELEMENT),
+                         no_entry=_DATA),
+    "SkipDataset": op(call(_dataset(), i64(1), **_ELEMENT), no_entry=_DATA),
+    "TakeDataset": op(call(_dataset(), i64(2), **_ELEMENT), no_entry=_DATA),
+    "TensorDataset": op(call(i64([1, 2]), Toutput_types=[tf.int64], output_shapes=[[2]]), no_entry=_DATA),
+    "TensorSliceDataset": op(call(i64([1, 2]), Toutput_types=[tf.int64], output_shapes=[[]]), no_entry=_DATA),
+    "ZipDataset": op(call(_dataset(), _dataset(), N=2, output_types=[tf.int64, tf.int64], output_shapes=[[], []]),
+                     no_entry=_DATA),
     "Abs": op(call(away0(2, 3)), grad="x"),
     "AddN": op(call(f(2, 3), f(2, 3), f(2, 3)), grad="inputs"),
     "AddV2": op(call(f(2, 3), f(3)), call(f(2, 1), f(1, 3)), grad="x y"),

@@ -1,0 +1,55 @@
+"""Eager iteration over a dataset: an iterator resource (AnonymousIteratorV3 + MakeIterator)
+advanced by IteratorGetNext; the pipeline's state lives in C++ with the handle."""
+from eagerflow import _core
+from eagerflow.framework import errors, nest
+from eagerflow.ops import _execute
+from eagerflow.data import _structure
+
+
+class OwnedIterator:
+    """The iterator `iter(dataset)` returns (TF's OwnedIterator)."""
+
+    def __init__(self, dataset):
+        self._element_spec = dataset.element_spec
+        self._attrs = _structure.element_attrs(self._element_spec)
+        self._handle = _execute.execute1("AnonymousIteratorV3", [], self._attrs)
+        _execute.execute("MakeIterator", [dataset._variant_tensor, self._handle])
+
+    @property
+    def element_spec(self):
+        return self._element_spec
+
+    def get_next(self):
+        """The next element; OutOfRangeError ("End of sequence") after the last."""
+        flat = _execute.execute("IteratorGetNext", [self._handle], self._attrs)
+        return _structure.from_tensor_list(self._element_spec, flat)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        try:
+            return self.get_next()
+        except errors.OutOfRangeError:
+            raise StopIteration from None
+
+    next = __next__
+
+
+class NumpyIterator:
+    """as_numpy_iterator(): elements as NumPy values (strings as bytes)."""
+
+    def __init__(self, dataset):
+        self._iterator = OwnedIterator(dataset)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return nest.map_structure(_numpy, next(self._iterator))
+
+    next = __next__
+
+
+def _numpy(t):
+    return t.numpy() if isinstance(t, _core.Tensor) else t
