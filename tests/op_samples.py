@@ -204,6 +204,17 @@ def _map_attrs(fn, out_dtype=tf.int64):
             "output_types": [out_dtype], "output_shapes": [[]]}
 
 
+def _range_of(x):
+    return [execute("RangeDataset", [tf.constant(i64(0)), x, tf.constant(i64(1))], _ELEMENT)[0]]
+
+
+def _generator_attrs():
+    spec = (tf.int64, [])
+    return dict(_ELEMENT, init_func=graph_function(lambda: [tf.constant(i64(0))]),
+                next_func=graph_function(lambda s: [s + 1], spec), finalize_func=graph_function(lambda s: [s], spec),
+                Tinit_func_args=[])
+
+
 _DATA = "tf.data (variant datasets, iterator resources): exact checks in test_data_*.py"
 _LIST = "variant (TensorList) inputs or outputs: exact checks in test_tensor_array.py"
 _RANDOM = "random values"
@@ -216,6 +227,24 @@ _SHAPE_ATTR = ("a shape-valued attr cannot be given from Python: execute() turns
                "Attrs::get<Shape> refuses it (\"attr 'shape' has the wrong type\")")
 
 SAMPLES = {
+    "CacheDataset": op(call(_dataset(), s(""), **_ELEMENT), no_entry=_DATA),
+    "FlatMapDataset": op(call(_dataset(), f=graph_function(_range_of, (tf.int64, [])), Targuments=[], **_ELEMENT),
+                         no_entry=_DATA),
+    "GeneratorDataset": op(call(**_generator_attrs()), no_entry=_DATA),
+    "InterleaveDataset": op(call(_dataset(), i64(2), i64(1), f=graph_function(_range_of, (tf.int64, [])),
+                                 Targuments=[], **_ELEMENT), no_entry=_DATA),
+    "IteratorGetNextAsOptional": op(call(_iterator(), **_ELEMENT), no_entry=_DATA),
+    "OptionalFromValue": op(call(f(2), i64(3), Toutput_types=[tf.float64, tf.int64]), no_entry=_DATA),
+    "OptionalGetValue": op(call(execute("OptionalFromValue", [tf.constant(i64(3))], {"Toutput_types": [tf.int64]})[0],
+                                **_ELEMENT), no_entry=_DATA),
+    "OptionalHasValue": op(call(execute("OptionalNone", [])[0]), no_entry=_DATA),
+    "OptionalNone": op(call(), no_entry=_DATA),
+    "TakeWhileDataset": op(call(_dataset(), predicate=graph_function(lambda x: [x < 3], (tf.int64, [])),
+                                Targuments=[], **_ELEMENT), no_entry=_DATA),
+    "UnbatchDataset": op(call(_dataset(i64([[1, 2], [3, 4]])), **_ELEMENT), no_entry=_DATA),
+    "_PaddedBatchDataset": op(call(_dataset(i64([[1, 2], [3, 4]])), i64(2), False, i64(0), padded_shapes=[[3]],
+                                   Toutput_types=[tf.int64], output_types=[tf.int64], output_shapes=[[None, 3]]),
+                              no_entry=_DATA),
     "AnonymousIteratorV3": op(call(**_ELEMENT), no_entry=_DATA),
     "BatchDatasetV2": op(call(_dataset(), i64(3), True, **_ELEMENT), no_entry=_DATA),
     "ConcatenateDataset": op(call(_dataset(), _dataset(), **_ELEMENT), no_entry=_DATA),

@@ -9,7 +9,7 @@ from eagerflow.framework.tensor_shape import TensorShape
 from eagerflow.function.tensor_spec import TensorSpec
 from eagerflow.ops import _execute
 from eagerflow.ops.random_ops import get_seed
-from eagerflow.data import _function, _iterator, _structure
+from eagerflow.data import _function, _generator, _iterator, _structure
 
 AUTOTUNE = -1
 INFINITE_CARDINALITY = -1
@@ -74,6 +74,18 @@ class DatasetV2:
         return _TensorDataset(tensors)
 
     @staticmethod
+    def from_generator(generator, output_types=None, output_shapes=None, args=None, output_signature=None,
+                       name=None):
+        if not callable(generator):
+            raise TypeError("`generator` must be a Python callable.")
+        spec = _generator.output_signature(output_types, output_shapes, output_signature)
+        state = _generator.GeneratorState(generator)
+        init_fn, next_fn, finalize_fn = _generator.functions(state, spec)
+        args = () if args is None else tuple(_structure._to_tensor(a) for a in args)
+        return DatasetV2.from_tensors(args).flat_map(
+            lambda *a: _GeneratorDataset(a, init_fn, next_fn, finalize_fn, spec))
+
+    @staticmethod
     def range(*args, **kwargs):
         return _RangeDataset(*args, **kwargs)
 
@@ -94,6 +106,27 @@ class DatasetV2:
         if num_parallel_calls is None:
             return _MapDataset(self, map_func)
         return _ParallelMapDataset(self, map_func, num_parallel_calls, deterministic)
+
+    def flat_map(self, map_func, name=None):
+        return _FlatMapDataset(self, map_func)
+
+    def interleave(self, map_func, cycle_length=None, block_length=None, num_parallel_calls=None, deterministic=None,
+                   name=None):
+        cls = _InterleaveDataset if num_parallel_calls is None else _ParallelInterleaveDataset
+        return cls(self, map_func, AUTOTUNE if cycle_length is None else cycle_length,
+                   1 if block_length is None else block_length)
+
+    def unbatch(self, name=None):
+        return _UnbatchDataset(self)
+
+    def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False, name=None):
+        return _PaddedBatchDataset(self, batch_size, padded_shapes, padding_values, drop_remainder)
+
+    def take_while(self, predicate, name=None):
+        return _TakeWhileDataset(self, predicate)
+
+    def cache(self, filename="", name=None):
+        return CacheDataset(self, filename)
 
     def filter(self, predicate, name=None):
         return _FilterDataset(self, predicate)
@@ -230,6 +263,22 @@ class _RangeDataset(DatasetV2):
         super().__init__(variant, spec)
 
 
+class _GeneratorDataset(DatasetV2):
+    """The dataset from_generator flat-maps each of its argument tuples to."""
+
+    def __init__(self, init_args, init_fn, next_fn, finalize_fn, spec):
+        id_spec = TensorSpec([], dtypes.int64)
+        init = _function.TracedFunction(init_fn, tuple(TensorSpec(a.shape, a.dtype) for a in init_args), "init_func")
+        nxt = _function.TracedFunction(next_fn, id_spec, "next_func")
+        fin = _function.TracedFunction(finalize_fn, id_spec, "finalize_func")
+        if nxt.captured or fin.captured:
+            raise ValueError("from_generator's next and finalize functions must not capture tensors")
+        inputs = list(init_args) + init.captured
+        attrs = dict(_structure.element_attrs(spec), init_func=init.function, next_func=nxt.function,
+                     finalize_func=fin.function, Tinit_func_args=[t.dtype for t in inputs])
+        super().__init__(_execute.execute1("GeneratorDataset", inputs, attrs), spec)
+
+
 class _ZipDataset(DatasetV2):
     def __init__(self, datasets):
         for ds in nest.flatten(datasets):
@@ -269,10 +318,7 @@ class _ParallelMapDataset(_MapDataset):
 class _FilterDataset(_UnaryDataset):
     def __init__(self, input_dataset, predicate):
         traced = _function.TracedFunction(predicate, input_dataset.element_spec, "predicate")
-        out = traced.output_spec
-        if not isinstance(out, TensorSpec) or out.dtype != dtypes.bool or out.shape.rank not in (0, None):
-            raise ValueError("Invalid `predicate`. `predicate` must return a `tf.bool` scalar tensor, but its return "
-                             "type is %s." % (out,))
+        _check_predicate(traced, (", but ", " "))
         attrs = dict(traced.attrs, predicate=traced.function)
         super().__init__(input_dataset, "FilterDataset", traced.captured, attrs)
 
@@ -331,3 +377,108 @@ class _ConcatenateDataset(_UnaryDataset):
         self._dataset = dataset
         spec = _structure.relaxed(a, b)
         super().__init__(input_dataset, "ConcatenateDataset", [dataset._variant_tensor], None, spec)
+
+
+def _check_predicate(traced, sep):
+    out = traced.output_spec
+    if not isinstance(out, TensorSpec) or out.dtype != dtypes.bool or out.shape.rank not in (0, None):
+        raise ValueError("Invalid `predicate`. `predicate` must return a `tf.bool` scalar tensor%sits return type is%s%s."
+                         % (sep[0], sep[1], out))
+
+
+class _TakeWhileDataset(_UnaryDataset):
+    def __init__(self, input_dataset, predicate):
+        traced = _function.TracedFunction(predicate, input_dataset.element_spec, "predicate")
+        _check_predicate(traced, (" but ", ""))
+        attrs = dict(traced.attrs, predicate=traced.function)
+        super().__init__(input_dataset, "TakeWhileDataset", traced.captured, attrs)
+
+
+class _FlatMapDataset(_UnaryDataset):
+    def __init__(self, input_dataset, map_func):
+        traced = _function.TracedFunction(map_func, input_dataset.element_spec, "flat_map_func", returns_dataset=True)
+        attrs = dict(traced.attrs, f=traced.function)
+        super().__init__(input_dataset, "FlatMapDataset", traced.captured, attrs, traced.dataset_spec)
+
+
+class _InterleaveDataset(_UnaryDataset):
+    def __init__(self, input_dataset, map_func, cycle_length, block_length):
+        traced = _function.TracedFunction(map_func, input_dataset.element_spec, "interleave_func",
+                                          returns_dataset=True)
+        attrs = dict(traced.attrs, f=traced.function)
+        super().__init__(input_dataset, "InterleaveDataset",
+                         traced.captured + [_int64(cycle_length), _int64(block_length)], attrs, traced.dataset_spec)
+
+
+class _ParallelInterleaveDataset(_InterleaveDataset):
+    """interleave(num_parallel_calls=...): the same order, computed on the consumer's thread for now."""
+
+
+class _UnbatchDataset(_UnaryDataset):
+    def __init__(self, input_dataset):
+        specs = nest.flatten(input_dataset.element_spec)
+        if any(s.shape.rank == 0 for s in specs):
+            raise ValueError("Cannot unbatch an input with scalar components.")
+        spec = nest.map_structure(lambda s: TensorSpec(_structure.unbatched_shape(s.shape), s.dtype),
+                                  input_dataset.element_spec)
+        super().__init__(input_dataset, "UnbatchDataset", (), None, spec)
+
+
+class _PaddedBatchDataset(_UnaryDataset):
+    def __init__(self, input_dataset, batch_size, padded_shapes, padding_values, drop_remainder):
+        element = input_dataset.element_spec
+        flat = nest.flatten(element)
+        if padded_shapes is None:
+            for s in flat:
+                if s.shape.rank is None:
+                    raise ValueError("You must provide `padded_shapes` argument because component %s has unknown rank."
+                                     % s)
+            shapes = [s.shape for s in flat]
+        else:
+            shapes = _flatten_up_to(element, padded_shapes)
+            shapes = [TensorShape([None if d is not None and d < 0 else d for d in _dims_of(p)])
+                      if _dims_of(p) is not None else TensorShape(None) for p in shapes]
+            for p, s in zip(shapes, flat):
+                if not p.is_compatible_with(s.shape) and p.rank != s.shape.rank:
+                    raise ValueError("The padded shape %s is not compatible with the shape %s of the corresponding "
+                                     "input component." % (p, s.shape))
+        if padding_values is None:
+            values = [_core.convert_to_tensor(b"" if s.dtype == dtypes.string else 0, s.dtype._type_enum) for s in flat]
+        else:
+            values = [_core.convert_to_tensor(v, s.dtype._type_enum)
+                      for v, s in zip(_flatten_up_to(element, padding_values), flat)]
+        known = int(batch_size) if drop_remainder is True and isinstance(batch_size, (int, np.integer)) else None
+        spec = nest.pack_sequence_as(element, [TensorSpec(TensorShape([known] + (p.as_list() if p.rank is not None
+                                                                                 else [])) if p.rank is not None
+                                                          else TensorShape(None), s.dtype)
+                                               for p, s in zip(shapes, flat)])
+        drop = _core.convert_to_tensor(drop_remainder, dtypes.bool._type_enum)
+        super().__init__(input_dataset, "_PaddedBatchDataset", [_int64(batch_size), drop] + values,
+                         {"padded_shapes": [_structure.dims(p) for p in shapes],
+                          "Toutput_types": [s.dtype for s in flat]}, spec)
+
+
+def _dims_of(p):
+    if isinstance(p, TensorShape):
+        return None if p.rank is None else p.as_list()
+    if isinstance(p, _core.Tensor):
+        return [int(d) for d in p.numpy().reshape(-1)]
+    if p is None:
+        return None
+    return list(p)
+
+
+def _flatten_up_to(structure, value):
+    """value's parts at structure's leaves (a leaf of structure takes value's subtree whole)."""
+    if isinstance(structure, dict):
+        return [x for k in sorted(structure) for x in _flatten_up_to(structure[k], value[k])]
+    if isinstance(structure, tuple):
+        return [x for s, v in zip(structure, value) for x in _flatten_up_to(s, v)]
+    return [value]
+
+
+class CacheDataset(_UnaryDataset):
+    """Dataset.cache() (TF prints this class without an underscore)."""
+
+    def __init__(self, input_dataset, filename):
+        super().__init__(input_dataset, "CacheDataset", [_core.convert_to_tensor(filename, dtypes.string._type_enum)])

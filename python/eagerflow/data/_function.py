@@ -19,7 +19,7 @@ class TracedFunction:
     """One traced element function: the GraphFunction attr, the outer tensors it captures and
     the structure of what it returns (a nest of TensorSpecs)."""
 
-    def __init__(self, fn, input_specs, name, unpack=True):
+    def __init__(self, fn, input_specs, name, unpack=True, returns_dataset=False):
         self.graph = FuncGraph("%s_%d" % (name, next(_ids)))
         with self.graph.as_default():
             phs = [self.graph._graph.add_placeholder(s.dtype._type_enum, _structure.dims(s.shape), "args_%d" % i)
@@ -27,6 +27,12 @@ class TracedFunction:
             element = nest.pack_sequence_as(input_specs, phs)
             args = element if unpack and type(element) is tuple else (element,)
             result = autograph.converted_call(fn, args, None)
+            self.dataset_spec = None
+            if returns_dataset:
+                if not hasattr(result, "_variant_tensor"):
+                    raise TypeError("The `map_func` argument must return a `Dataset` object. Got %s." % type(result))
+                self.dataset_spec = result.element_spec
+                result = result._variant_tensor
             self.structured = _normalize_output(result)
             flat = nest.flatten(self.structured)
             outputs = [_core.execute1(_core.get_op("Identity"), [_in_graph(t, self.graph)], None, "Identity")

@@ -3,7 +3,7 @@ advanced by IteratorGetNext; the pipeline's state lives in C++ with the handle."
 from eagerflow import _core
 from eagerflow.framework import errors, nest
 from eagerflow.ops import _execute
-from eagerflow.data import _structure
+from eagerflow.data import _optional, _structure
 
 
 class OwnedIterator:
@@ -23,6 +23,11 @@ class OwnedIterator:
         """The next element; OutOfRangeError ("End of sequence") after the last."""
         flat = _execute.execute("IteratorGetNext", [self._handle], self._attrs)
         return _structure.from_tensor_list(self._element_spec, flat)
+
+    def get_next_as_optional(self):
+        """The next element as a tf.experimental.Optional, empty at the end."""
+        variant = _execute.execute1("IteratorGetNextAsOptional", [self._handle], self._attrs)
+        return _optional._OptionalImpl(variant, self._element_spec)
 
     def __iter__(self):
         return self
