@@ -135,3 +135,25 @@ def test_many_epochs_release_their_iterators():
     ds = tf.data.Dataset.range(20).batch(4).prefetch(2)
     for _ in range(200):
         assert sum(len(b) for b in ds) == 20
+
+
+def test_iterators_in_functions():
+    it = iter(tf.data.Dataset.from_tensor_slices([1, 2, 3]))
+
+    @tf.function
+    def take(iterator):
+        return next(iterator) * 10
+    assert [int(take(it)) for _ in range(3)] == [10, 20, 30]
+
+    @tf.function
+    def loop(iterator):
+        for x in iterator:
+            return x
+    with pytest.raises(tf.errors.UnimplementedError, match="not supported yet"):
+        loop(iter(tf.data.Dataset.range(3)))
+
+    @tf.function
+    def total(ds):
+        return ds.reduce(0, lambda s, x: s + x)
+    with pytest.raises(tf.errors.UnimplementedError, match="not supported yet"):
+        total(tf.data.Dataset.range(3))

@@ -146,3 +146,15 @@ def test_get_next_as_optional():
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match=r"^The given optional does not have a value. \[Op:OptionalGetValue\]$"):
         end.get_value()
+
+
+def test_experimental_namespaces():
+    ds = tf.data.Dataset.range(3)
+    assert int(tf.data.experimental.cardinality(ds)) == 3
+    assert tf.data.experimental.AUTOTUNE == tf.data.AUTOTUNE
+    assert int(tf.data.experimental.get_next_as_optional(iter(ds)).get_value()) == 0
+    some = tf.experimental.Optional.from_value((1, "a"))
+    assert bool(some.has_value()) and some.get_value()[1].numpy() == b"a"
+    none = tf.experimental.Optional.empty(tf.TensorSpec([], tf.int32))
+    assert not bool(none.has_value())
+    assert tf.data.experimental.Optional is tf.experimental.Optional

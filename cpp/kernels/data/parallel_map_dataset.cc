@@ -1,5 +1,6 @@
-// ParallelMapDatasetV2: num_parallel_calls worker threads apply `f` to consecutive input elements
-// at once; the consumer receives the results in input order. Workers start on the first get_next
+// ParallelMapDatasetV2: num_parallel_calls worker threads apply `f` to consecutive chunks of input
+// elements at once; the consumer receives the results in input order. Chunks (not single
+// elements) keep the locking and wake-ups off the per-element cost. Workers start on the first get_next
 // and are cancelled and joined when the iterator is destroyed (waits release the GIL, see
 // blocking_region).
 #include <algorithm>
@@ -16,6 +17,7 @@ namespace {
 
 constexpr int64_t kAutotune = -1;
 constexpr int64_t kMaxThreads = 64;
+constexpr size_t kChunk = 16;
 
 class ParallelMapDataset final : public DatasetBase {
  public:
@@ -29,13 +31,15 @@ class ParallelMapDataset final : public DatasetBase {
   }
 
  private:
+  // One chunk's results; after them the sequence may end (the input ended, or f raised
+  // OutOfRange) or fail.
   struct Result {
-    Element value;
-    bool end = false;  // the input ended here, or f raised OutOfRange
+    std::vector<Element> values;
+    bool end = false;
     std::exception_ptr error;
   };
   // Shared by the consumer and the workers, guarded by mu. Input is read under input_mu (one
-  // worker at a time), so element k of the input gets sequence number k.
+  // worker at a time), so chunk k holds the input's elements k * kChunk, ... in order.
   struct State {
     std::mutex mu, input_mu;
     std::condition_variable cv;
@@ -63,30 +67,26 @@ class ParallelMapDataset final : public DatasetBase {
       });
     }
     bool get_next(Element& out) override {
-      if (workers_.empty() && !finished_) {
-        for (int64_t k = 0; k < ds_->threads_; ++k) workers_.emplace_back(run, ds_, state_);
+      if (next_value_ < current_.values.size()) {
+        out = std::move(current_.values[next_value_++]);
+        return true;
       }
       if (finished_) return false;
-      Result r;
+      if (current_.end || current_.error) return finish();
+      if (workers_.empty()) {
+        for (int64_t k = 0; k < ds_->threads_; ++k) workers_.emplace_back(run, ds_, state_);
+      }
       blocking_region([&] {
         std::unique_lock<std::mutex> l(state_->mu);
         state_->cv.wait(l, [&] { return state_->results.count(state_->next_out) > 0; });
         auto it = state_->results.find(state_->next_out);
-        r = std::move(it->second);
+        current_ = std::move(it->second);
         state_->results.erase(it);
         ++state_->next_out;
       });
       state_->cv.notify_all();
-      if (r.error) {
-        finished_ = true;
-        std::rethrow_exception(r.error);
-      }
-      if (r.end) {
-        finished_ = true;
-        return false;
-      }
-      out = std::move(r.value);
-      return true;
+      next_value_ = 0;
+      return get_next(out);
     }
 
    private:
@@ -106,9 +106,9 @@ class ParallelMapDataset final : public DatasetBase {
           });
           if (s->cancelled || s->input_done) return;
         }
-        Element in;
+        std::vector<Element> in;
         int64_t seq = 0;
-        bool got = false;
+        bool input_end = false;
         Result r;
         {
           std::lock_guard<std::mutex> il(s->input_mu);
@@ -117,28 +117,37 @@ class ParallelMapDataset final : public DatasetBase {
             if (s->cancelled || s->input_done) return;
             seq = s->next_in++;
           }
-          if (setup_error) {
-            r.error = setup_error;
-          } else {
+          if (setup_error) r.error = setup_error;
+          while (!r.error && in.size() < kChunk) {
+            Element e;
+            bool got = false;
             try {
-              got = s->input->get_next(in);
+              got = s->input->get_next(e);
             } catch (...) {
               r.error = std::current_exception();
             }
+            if (!got) {
+              input_end = !r.error;
+              break;
+            }
+            in.push_back(std::move(e));
           }
-          if (!got) {
+          if (input_end || r.error) {
             std::lock_guard<std::mutex> l(s->mu);
-            s->input_done = true;  // no later sequence number is handed out
+            s->input_done = true;  // no later chunk is handed out
           }
         }
-        if (got) {
+        std::exception_ptr input_error = r.error;
+        r.error = nullptr;
+        for (Element& e : in) {
+          Element value;
           try {
-            call->run(std::move(in), r.value);
-            if (r.value.size() != ds->dtypes().size())
-              throw_error(Code::kInvalidArgument, "The map function returned ", r.value.size(), " values, expected ",
+            call->run(std::move(e), value);
+            if (value.size() != ds->dtypes().size())
+              throw_error(Code::kInvalidArgument, "The map function returned ", value.size(), " values, expected ",
                           ds->dtypes().size());
-          } catch (const OpError& e) {
-            if (e.code() == Code::kOutOfRange) {
+          } catch (const OpError& err) {
+            if (err.code() == Code::kOutOfRange) {
               r.end = true;  // TF's rule: a function raising OutOfRange ends the sequence
             } else {
               r.error = std::current_exception();
@@ -146,8 +155,12 @@ class ParallelMapDataset final : public DatasetBase {
           } catch (...) {
             r.error = std::current_exception();
           }
-        } else if (!r.error) {
-          r.end = true;
+          if (r.end || r.error) break;
+          r.values.push_back(std::move(value));
+        }
+        if (!r.end && !r.error) {
+          r.error = input_error;
+          r.end = input_end;
         }
         {
           std::lock_guard<std::mutex> l(s->mu);
@@ -156,9 +169,16 @@ class ParallelMapDataset final : public DatasetBase {
         s->cv.notify_all();
       }
     }
+    bool finish() {
+      finished_ = true;
+      if (current_.error) std::rethrow_exception(current_.error);
+      return false;
+    }
     std::shared_ptr<const ParallelMapDataset> ds_;
     std::shared_ptr<State> state_;
     std::vector<std::thread> workers_;
+    Result current_;
+    size_t next_value_ = 0;
     bool finished_ = false;
   };
 

@@ -165,6 +165,9 @@ class DatasetV2:
 
     def reduce(self, initial_state, reduce_func, name=None):
         """Folds reduce_func(state, element) over the elements (traced once, run per element)."""
+        if _core.current_graph() is not None:
+            raise errors.UnimplementedError(None, None, "Dataset.reduce inside a tf.function or graph is not "
+                                                        "supported yet.")
         state = _structure.normalize_element(initial_state)
         state_spec = _structure.spec_of(state)
         traced = _function.TracedFunction(reduce_func, (state_spec, self._element_spec), "reduce_func")
