@@ -157,3 +157,26 @@ def test_iterators_in_functions():
         return ds.reduce(0, lambda s, x: s + x)
     with pytest.raises(tf.errors.UnimplementedError, match="not supported yet"):
         total(tf.data.Dataset.range(3))
+
+
+def test_reinitializing_an_iterator_while_another_thread_waits():
+    from eagerflow.ops._execute import execute
+    slow = tf.data.Dataset.range(10 ** 6).map(lambda x: tf.py_function(lambda y: y, [x], tf.int64)).prefetch(4)
+    it = iter(slow)
+    errors = []
+
+    def consume():
+        try:
+            for _ in range(200):
+                it.get_next()
+        except tf.errors.OutOfRangeError:
+            pass
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+    t = threading.Thread(target=consume)
+    t.start()
+    for _ in range(20):
+        execute("MakeIterator", [tf.data.Dataset.range(5).map(lambda x: tf.py_function(lambda y: y, [x], tf.int64))
+                                 .prefetch(2)._variant_tensor, it._handle])
+    t.join(60)
+    assert not t.is_alive() and not errors

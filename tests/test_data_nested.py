@@ -158,3 +158,9 @@ def test_experimental_namespaces():
     none = tf.experimental.Optional.empty(tf.TensorSpec([], tf.int32))
     assert not bool(none.has_value())
     assert tf.data.experimental.Optional is tf.experimental.Optional
+
+
+def test_padded_batch_refuses_impossible_shapes():
+    ds = tf.data.Dataset.range(3).map(lambda x: tf.fill([x], x)).padded_batch(2, padded_shapes=[2 ** 62])
+    with pytest.raises((tf.errors.InvalidArgumentError, tf.errors.ResourceExhaustedError)):
+        next(iter(ds))

@@ -29,9 +29,18 @@ bool compatible(const Shape& want, const Shape& got) {
   return true;
 }
 
+template <typename T>
+const std::vector<T>& list_attr(const KernelContext& c, const char* name) {
+  static const std::vector<T> kNone;
+  const AttrValue* v = c.attrs.find(name);
+  const std::vector<T>* p = v ? std::get_if<std::vector<T>>(v) : nullptr;
+  return p ? *p : kNone;
+}
+
+// Checks each element against the op's attrs (read in place: this runs per element).
 void check_element(const KernelContext& c, const Element& e) {
-  const std::vector<DType> types = output_types(c);
-  const std::vector<Shape> shapes = output_shapes(c);
+  const std::vector<DType>& types = list_attr<DType>(c, "output_types");
+  const std::vector<Shape>& shapes = list_attr<Shape>(c, "output_shapes");
   if (e.size() != types.size())
     throw_error(Code::kInvalidArgument, "The iterator produced ", e.size(), " components, expected ", types.size());
   for (size_t k = 0; k < e.size(); ++k) {
@@ -48,13 +57,16 @@ void make_iterator_kernel(KernelContext& c) {
   DatasetPtr ds = dataset_input_ptr(c, 0);
   IteratorResource& r = iterator_input(c, 1);
   std::unique_ptr<IteratorBase> it = ds->make_iterator();
-  std::unique_ptr<IteratorBase> old;
-  {
-    std::lock_guard<std::mutex> l(r.mu);
-    old = std::move(r.iterator);
-    r.iterator = std::move(it);
-  }
-  if (old) blocking_region([&] { old.reset(); });  // may join a prefetch thread
+  // The lock may be held by a get_next waiting on pipeline threads that need the GIL, and the old
+  // iterator's destruction may join them: both happen with the GIL released.
+  blocking_region([&] {
+    std::unique_ptr<IteratorBase> old;
+    {
+      std::lock_guard<std::mutex> l(r.mu);
+      old = std::move(r.iterator);
+      r.iterator = std::move(it);
+    }
+  });
 }
 
 void get_next_kernel(KernelContext& c) {

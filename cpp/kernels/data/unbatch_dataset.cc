@@ -7,6 +7,7 @@
 #include "core/errors.h"
 #include "kernels/data/dataset.h"
 #include "kernels/data/tensor_copy.h"
+#include "ops/array_shapes.h"
 
 namespace ef {
 namespace {
@@ -147,7 +148,7 @@ class PaddedBatchDataset final : public DatasetBase {
         shape.push_back(size);
       }
       shape.insert(0, static_cast<int64_t>(rows.size()));
-      Tensor out = TensorImpl::empty(rows[0][k]->dtype(), shape);
+      Tensor out = TensorImpl::empty(rows[0][k]->dtype(), checked_shape(shape));  // padded_shapes may be huge
       fill_value(*out, *ds_->values_[k]);
       for (size_t i = 0; i < rows.size(); ++i) copy_padded(*out, static_cast<int64_t>(i), *rows[i][k]);
       return out;
