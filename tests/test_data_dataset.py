@@ -103,8 +103,8 @@ def test_batch_spec_and_errors():
     ragged = tf.data.Dataset.from_tensor_slices([1, 2, 3]).map(lambda x: tf.fill([x], x)).batch(2)
     assert ragged.element_spec == tf.TensorSpec([None, None], tf.int32)
     with pytest.raises(tf.errors.InvalidArgumentError,
-                       match=r"Cannot add tensor to the batch: number of elements does not match. Shapes are: "
-                             r"\[tensor\]: \[2\], \[batch\]: \[1\]"):
+                       match=r"Cannot batch tensors with different shapes in component 0. First element had shape "
+                             r"\[1\] and element 1 had shape \[2\]."):
         next(iter(ragged))
 
 

@@ -90,7 +90,7 @@ def test_dropping_prefetching_iterators_mid_run():
 def test_prefetch_passes_errors_through():
     ds = tf.data.Dataset.from_tensor_slices([1, 2, 3]).map(lambda x: tf.fill([x], x)).batch(2).prefetch(2)
     it = iter(ds)
-    with pytest.raises(tf.errors.InvalidArgumentError, match="Cannot add tensor to the batch"):
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Cannot batch tensors with different shapes"):
         next(it)
 
 
