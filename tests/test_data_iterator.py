@@ -180,3 +180,26 @@ def test_reinitializing_an_iterator_while_another_thread_waits():
                                  .prefetch(2)._variant_tensor, it._handle])
     t.join(60)
     assert not t.is_alive() and not errors
+
+
+_EXIT_SCRIPT = """
+import eagerflow as tf
+ds = tf.data.Dataset.range(10 ** 9).map(lambda x: tf.py_function(lambda y: y * 2, [x], tf.int64)).prefetch(8)
+it = iter(ds)
+print(int(next(it)))
+g = iter(tf.data.Dataset.from_generator(lambda: iter(range(10 ** 9)), tf.int64)
+         .map(lambda x: x + 1, num_parallel_calls=3).prefetch(4))
+print(int(next(g)))
+"""
+
+
+def test_exiting_with_running_pipelines():
+    """Pipeline threads that call Python stop before the interpreter finalizes (no abort at exit)."""
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [os.path.dirname(os.path.dirname(os.path.abspath(tf.__file__))), os.environ.get("PYTHONPATH", "")]))
+    for _ in range(4):
+        p = subprocess.run([sys.executable, "-c", _EXIT_SCRIPT], capture_output=True, text=True, timeout=120, env=env)
+        assert p.returncode == 0 and p.stdout.split() == ["0", "1"], p.stderr[-2000:]

@@ -17,6 +17,10 @@ void release_gil_while(const std::function<void()>& wait) {
 
 }  // namespace
 
-void init_data(py::module_& m) { set_blocking_region_fn(release_gil_while); }
+void init_data(py::module_& m) {
+  set_blocking_region_fn(release_gil_while);
+  // Registered with atexit by eagerflow.data: pipeline threads stop while Python still runs.
+  m.def("cancel_data_pipelines", &cancel_all_pipelines, py::arg("timeout_seconds") = 5.0);
+}
 
 }  // namespace ef

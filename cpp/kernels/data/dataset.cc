@@ -2,6 +2,10 @@
 #include "kernels/data/dataset.h"
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+
+#include <algorithm>
 
 #include "core/errors.h"
 
@@ -45,5 +49,67 @@ void blocking_region(const std::function<void()>& wait) {
 }
 
 void set_blocking_region_fn(void (*fn)(const std::function<void()>&)) { blocking_fn().store(fn); }
+
+namespace {
+struct Pipelines {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<std::weak_ptr<Cancellable>> live;
+  int64_t workers = 0;
+  bool exiting = false;
+};
+Pipelines& pipelines() {
+  static Pipelines* p = new Pipelines;  // never destroyed: workers may outlive static destruction
+  return *p;
+}
+}  // namespace
+
+void register_pipeline(const std::shared_ptr<Cancellable>& c) {
+  Pipelines& p = pipelines();
+  std::lock_guard<std::mutex> l(p.mu);
+  p.live.erase(std::remove_if(p.live.begin(), p.live.end(), [](const auto& w) { return w.expired(); }), p.live.end());
+  p.live.push_back(c);
+}
+
+WorkerScope::WorkerScope() {
+  Pipelines& p = pipelines();
+  std::lock_guard<std::mutex> l(p.mu);
+  ++p.workers;
+}
+
+WorkerScope::~WorkerScope() {
+  Pipelines& p = pipelines();
+  {
+    std::lock_guard<std::mutex> l(p.mu);
+    --p.workers;
+  }
+  p.cv.notify_all();
+}
+
+void check_not_exiting() {
+  Pipelines& p = pipelines();
+  std::lock_guard<std::mutex> l(p.mu);
+  if (p.exiting) throw_error(Code::kCancelled, "The tf.data pipeline was cancelled: the interpreter is exiting");
+}
+
+bool cancel_all_pipelines(double timeout_seconds) {
+  Pipelines& p = pipelines();
+  std::vector<std::shared_ptr<Cancellable>> live;
+  {
+    std::lock_guard<std::mutex> l(p.mu);
+    p.exiting = true;
+    for (auto& w : p.live)
+      if (auto c = w.lock()) live.push_back(std::move(c));
+    p.live.clear();
+  }
+  for (auto& c : live) c->cancel();
+  live.clear();  // may destroy states whose iterators are gone
+  bool done = false;
+  blocking_region([&] {
+    std::unique_lock<std::mutex> l(p.mu);
+    done = p.cv.wait_for(l, std::chrono::duration<double>(timeout_seconds), [&] { return p.workers == 0; });
+  });
+  return done;
+}
 
 }  // namespace ef

@@ -1,6 +1,8 @@
 // Datasets and iterators (tf.data): a dataset is an immutable description held in a variant
 // scalar; an iterator over it is mutable state behind a resource handle.
 #pragma once
+#include <cxxabi.h>
+
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -77,6 +79,34 @@ void set_dataset_output(KernelContext& c, DatasetPtr ds);
 // holds it, so a pipeline thread that needs the GIL (a py_function in a map) can finish. The
 // bindings install the releaser; without one `wait` just runs.
 void blocking_region(const std::function<void()>& wait);
+
+// Pipeline threads (prefetch, parallel map) and interpreter exit. Each worker holds a
+// WorkerScope while it runs; cancel_all_pipelines() (called from Python's atexit, while Python
+// still runs) cancels every registered pipeline and waits for the workers to leave, so none is
+// inside Python when it finalizes. After it, new workers are refused (Cancelled).
+class Cancellable {
+ public:
+  virtual ~Cancellable() = default;
+  virtual void cancel() = 0;
+};
+void register_pipeline(const std::shared_ptr<Cancellable>& c);
+class WorkerScope {
+ public:
+  WorkerScope();
+  ~WorkerScope();
+  WorkerScope(const WorkerScope&) = delete;
+  WorkerScope& operator=(const WorkerScope&) = delete;
+};
+// Throws Cancelled once the interpreter is exiting.
+void check_not_exiting();
+// Returns whether every worker left within the timeout.
+bool cancel_all_pipelines(double timeout_seconds);
+
+// A pipeline thread that Python ends at interpreter exit (it calls pthread_exit on a thread that
+// asks for the GIL while finalizing) unwinds with abi::__forced_unwind: a handler that swallows
+// everything would abort the process, so catch (...) in those threads comes after this.
+#define EF_RETHROW_FORCED_UNWIND \
+  catch (abi::__forced_unwind&) { throw; }
 void set_blocking_region_fn(void (*fn)(const std::function<void()>&));
 
 }  // namespace ef

@@ -40,7 +40,14 @@ class ParallelMapDataset final : public DatasetBase {
   };
   // Shared by the consumer and the workers, guarded by mu. Input is read under input_mu (one
   // worker at a time), so chunk k holds the input's elements k * kChunk, ... in order.
-  struct State {
+  struct State final : Cancellable {
+    void cancel() override {
+      {
+        std::lock_guard<std::mutex> l(mu);
+        cancelled = true;
+      }
+      cv.notify_all();
+    }
     std::mutex mu, input_mu;
     std::condition_variable cv;
     std::unique_ptr<IteratorBase> input;
@@ -74,28 +81,37 @@ class ParallelMapDataset final : public DatasetBase {
       if (finished_) return false;
       if (current_.end || current_.error) return finish();
       if (workers_.empty()) {
+        check_not_exiting();
+        register_pipeline(state_);
         for (int64_t k = 0; k < ds_->threads_; ++k) workers_.emplace_back(run, ds_, state_);
       }
+      bool cancelled = false;
       blocking_region([&] {
         std::unique_lock<std::mutex> l(state_->mu);
-        state_->cv.wait(l, [&] { return state_->results.count(state_->next_out) > 0; });
+        state_->cv.wait(l, [&] { return state_->results.count(state_->next_out) > 0 || state_->cancelled; });
         auto it = state_->results.find(state_->next_out);
+        if (it == state_->results.end()) {
+          cancelled = true;
+          return;
+        }
         current_ = std::move(it->second);
         state_->results.erase(it);
         ++state_->next_out;
       });
       state_->cv.notify_all();
+      if (cancelled) throw_error(Code::kCancelled, "The tf.data pipeline was cancelled: the interpreter is exiting");
       next_value_ = 0;
       return get_next(out);
     }
 
    private:
     static void run(std::shared_ptr<const ParallelMapDataset> ds, std::shared_ptr<State> s) {
+      WorkerScope scope;
       std::unique_ptr<FunctionCall> call;
       std::exception_ptr setup_error;
       try {
         call = std::make_unique<FunctionCall>(ds->f_, ds->captured_);
-      } catch (...) {
+      } EF_RETHROW_FORCED_UNWIND catch (...) {
         setup_error = std::current_exception();
       }
       for (;;) {
@@ -123,7 +139,7 @@ class ParallelMapDataset final : public DatasetBase {
             bool got = false;
             try {
               got = s->input->get_next(e);
-            } catch (...) {
+            } EF_RETHROW_FORCED_UNWIND catch (...) {
               r.error = std::current_exception();
             }
             if (!got) {
@@ -152,7 +168,7 @@ class ParallelMapDataset final : public DatasetBase {
             } else {
               r.error = std::current_exception();
             }
-          } catch (...) {
+          } EF_RETHROW_FORCED_UNWIND catch (...) {
             r.error = std::current_exception();
           }
           if (r.end || r.error) break;

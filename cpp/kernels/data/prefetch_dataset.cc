@@ -28,7 +28,14 @@ class PrefetchDataset final : public DatasetBase {
 
  private:
   // Shared by the consumer and the worker; the worker touches `input` only.
-  struct State {
+  struct State final : Cancellable {
+    void cancel() override {
+      {
+        std::lock_guard<std::mutex> l(mu);
+        cancelled = true;
+      }
+      cv.notify_all();
+    }
     std::mutex mu;
     std::condition_variable cv;
     std::deque<Element> buffer;
@@ -53,27 +60,34 @@ class PrefetchDataset final : public DatasetBase {
       if (worker_.joinable()) blocking_region([this] { worker_.join(); });
     }
     bool get_next(Element& out) override {
-      if (!worker_.joinable()) worker_ = std::thread(run, state_);
-      bool got = false;
+      if (!worker_.joinable()) {
+        check_not_exiting();
+        register_pipeline(state_);
+        worker_ = std::thread(run, state_);
+      }
+      bool got = false, cancelled = false;
       std::exception_ptr error;
       blocking_region([&] {  // the GIL is released before the lock is taken and retaken after it is dropped
         std::unique_lock<std::mutex> l(state_->mu);
-        state_->cv.wait(l, [&] { return !state_->buffer.empty() || state_->done; });
+        state_->cv.wait(l, [&] { return !state_->buffer.empty() || state_->done || state_->cancelled; });
         if (!state_->buffer.empty()) {
           out = std::move(state_->buffer.front());
           state_->buffer.pop_front();
           got = true;
         } else {
           error = state_->error;
+          cancelled = !state_->done;
         }
       });
       state_->cv.notify_all();
+      if (cancelled) throw_error(Code::kCancelled, "The tf.data pipeline was cancelled: the interpreter is exiting");
       if (error) std::rethrow_exception(error);
       return got;
     }
 
    private:
     static void run(std::shared_ptr<State> s) {
+      WorkerScope scope;
       for (;;) {
         {
           std::unique_lock<std::mutex> l(s->mu);
@@ -85,7 +99,7 @@ class PrefetchDataset final : public DatasetBase {
         std::exception_ptr error;
         try {
           ok = s->input->get_next(e);
-        } catch (...) {
+        } EF_RETHROW_FORCED_UNWIND catch (...) {
           error = std::current_exception();
         }
         {

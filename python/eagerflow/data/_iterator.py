@@ -1,5 +1,7 @@
 """Eager iteration over a dataset: an iterator resource (AnonymousIteratorV3 + MakeIterator)
 advanced by IteratorGetNext; the pipeline's state lives in C++ with the handle."""
+import atexit
+
 from eagerflow import _core
 from eagerflow.framework import errors, nest
 from eagerflow.ops import _execute
@@ -7,6 +9,9 @@ from eagerflow.function.tensor_spec import TensorSpec
 from eagerflow.data import _optional, _structure
 
 _GET_NEXT = _execute.op_def("IteratorGetNext")
+# Pipeline threads (prefetch, parallel map) stop before the interpreter finalizes: a thread
+# that asks for the GIL during finalization is ended by Python mid-call.
+atexit.register(_core.cancel_data_pipelines)
 
 
 class OwnedIterator:
