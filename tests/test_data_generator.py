@@ -42,7 +42,7 @@ def test_output_types_and_shapes():
 
 def test_args_and_pipeline():
     ds = tf.data.Dataset.from_generator(lambda n: range(n), tf.int32, args=(5,))
-    assert values(ds.map(lambda x: x * 2).batch(2)) [-1].tolist() == [8]
+    assert values(ds.map(lambda x: x * 2).batch(2))[-1].tolist() == [8]
     assert values(ds.prefetch(2)) == [0, 1, 2, 3, 4]
 
 

@@ -33,10 +33,6 @@ def spec_of(element):
     return nest.map_structure(lambda t: TensorSpec(t.shape, t.dtype), element)
 
 
-def flat_specs(spec):
-    return nest.flatten(spec)
-
-
 def output_types(spec):
     return [s.dtype for s in nest.flatten(spec)]
 
@@ -52,10 +48,6 @@ def output_shapes(spec):
 
 def element_attrs(spec):
     return {"output_types": output_types(spec), "output_shapes": output_shapes(spec)}
-
-
-def to_tensor_list(element):
-    return nest.flatten(element)
 
 
 def from_tensor_list(spec, tensors):
