@@ -192,6 +192,43 @@ def _fused_sample():
     return call(f(2, 3), f(2, 3), **attrs)
 
 
+def _dataset(x=None):
+    """A TensorSliceDataset variant over the rows of x (int64)."""
+    x = i64([1, 2, 3, 4]) if x is None else x
+    return execute("TensorSliceDataset", [tf.constant(x)],
+                   {"Toutput_types": [tf.as_dtype(x.dtype)], "output_shapes": [list(x.shape[1:])]})[0]
+
+
+_ELEMENT = {"output_types": [tf.int64], "output_shapes": [[]]}
+
+
+def _iterator(dataset=None):
+    """An iterator resource over `dataset` (default: 0, 1, 2, ... forever, so every call has an element)."""
+    if dataset is None:
+        dataset = execute("RangeDataset", [tf.constant(i64(0)), tf.constant(i64(2 ** 62)), tf.constant(i64(1))],
+                          _ELEMENT)[0]
+    handle = execute("AnonymousIteratorV3", [], _ELEMENT)[0]
+    execute("MakeIterator", [dataset, handle])
+    return handle
+
+
+def _map_attrs(fn, out_dtype=tf.int64):
+    return {"f": graph_function(lambda x: [fn(x)], (tf.int64, [])), "Targuments": [],
+            "output_types": [out_dtype], "output_shapes": [[]]}
+
+
+def _range_of(x):
+    return [execute("RangeDataset", [tf.constant(i64(0)), x, tf.constant(i64(1))], _ELEMENT)[0]]
+
+
+def _generator_attrs():
+    spec = (tf.int64, [])
+    return dict(_ELEMENT, init_func=graph_function(lambda: [tf.constant(i64(0))]),
+                next_func=graph_function(lambda s: [s + 1], spec), finalize_func=graph_function(lambda s: [s], spec),
+                Tinit_func_args=[])
+
+
+_DATA = "tf.data (variant datasets, iterator resources): exact checks in test_data_*.py"
 _LIST = "variant (TensorList) inputs or outputs: exact checks in test_tensor_array.py"
 _RANDOM = "random values"
 _BOOL = "bool output"
@@ -203,6 +240,45 @@ _SHAPE_ATTR = ("a shape-valued attr cannot be given from Python: execute() turns
                "Attrs::get<Shape> refuses it (\"attr 'shape' has the wrong type\")")
 
 SAMPLES = {
+    "CacheDataset": op(call(_dataset(), s(""), **_ELEMENT), no_entry=_DATA),
+    "FlatMapDataset": op(call(_dataset(), f=graph_function(_range_of, (tf.int64, [])), Targuments=[], **_ELEMENT),
+                         no_entry=_DATA),
+    "GeneratorDataset": op(call(**_generator_attrs()), no_entry=_DATA),
+    "InterleaveDataset": op(call(_dataset(), i64(2), i64(1), f=graph_function(_range_of, (tf.int64, [])),
+                                 Targuments=[], **_ELEMENT), no_entry=_DATA),
+    "IteratorGetNextAsOptional": op(call(_iterator(), **_ELEMENT), no_entry=_DATA),
+    "OptionalFromValue": op(call(f(2), i64(3), Toutput_types=[tf.float64, tf.int64]), no_entry=_DATA),
+    "OptionalGetValue": op(call(execute("OptionalFromValue", [tf.constant(i64(3))], {"Toutput_types": [tf.int64]})[0],
+                                **_ELEMENT), no_entry=_DATA),
+    "OptionalHasValue": op(call(execute("OptionalNone", [])[0]), no_entry=_DATA),
+    "OptionalNone": op(call(), no_entry=_DATA),
+    "TakeWhileDataset": op(call(_dataset(), predicate=graph_function(lambda x: [x < 3], (tf.int64, [])),
+                                Targuments=[], **_ELEMENT), no_entry=_DATA),
+    "UnbatchDataset": op(call(_dataset(i64([[1, 2], [3, 4]])), **_ELEMENT), no_entry=_DATA),
+    "_PaddedBatchDataset": op(call(_dataset(i64([[1, 2], [3, 4]])), i64(2), False, i64(0), padded_shapes=[[3]],
+                                   Toutput_types=[tf.int64], output_types=[tf.int64], output_shapes=[[None, 3]]),
+                              no_entry=_DATA),
+    "AnonymousIteratorV3": op(call(**_ELEMENT), no_entry=_DATA),
+    "BatchDatasetV2": op(call(_dataset(), i64(3), True, **_ELEMENT), no_entry=_DATA),
+    "ConcatenateDataset": op(call(_dataset(), _dataset(), **_ELEMENT), no_entry=_DATA),
+    "DatasetCardinality": op(call(_dataset()), no_entry=_DATA),
+    "FilterDataset": op(call(_dataset(), predicate=graph_function(lambda x: [x > 1], (tf.int64, [])),
+                             Targuments=[], **_ELEMENT), no_entry=_DATA),
+    "IteratorGetNext": op(call(_iterator(), **_ELEMENT), no_entry=_DATA),
+    "MakeIterator": op(call(_dataset(), execute("AnonymousIteratorV3", [], _ELEMENT)[0]), no_entry=_DATA),
+    "MapDataset": op(call(_dataset(), **_map_attrs(lambda x: x * 2)), no_entry=_DATA),
+    "ParallelMapDatasetV2": op(call(_dataset(), i64(2), **_map_attrs(lambda x: x * 2)), no_entry=_DATA),
+    "PrefetchDataset": op(call(_dataset(), i64(2), **_ELEMENT), no_entry=_DATA),
+    "RangeDataset": op(call(i64(0), i64(10), i64(3), **_ELEMENT), no_entry=_DATA),
+    "RepeatDataset": op(call(_dataset(), i64(2), **_ELEMENT), no_entry=_DATA),
+    "ShuffleDataset": op(call(_dataset(), i64(2), i64(1), i64(2), reshuffle_each_iteration=True, **_ELEMENT),
+                         no_entry=_DATA),
+    "SkipDataset": op(call(_dataset(), i64(1), **_ELEMENT), no_entry=_DATA),
+    "TakeDataset": op(call(_dataset(), i64(2), **_ELEMENT), no_entry=_DATA),
+    "TensorDataset": op(call(i64([1, 2]), Toutput_types=[tf.int64], output_shapes=[[2]]), no_entry=_DATA),
+    "TensorSliceDataset": op(call(i64([1, 2]), Toutput_types=[tf.int64], output_shapes=[[]]), no_entry=_DATA),
+    "ZipDataset": op(call(_dataset(), _dataset(), N=2, output_types=[tf.int64, tf.int64], output_shapes=[[], []]),
+                     no_entry=_DATA),
     "Abs": op(call(away0(2, 3)), grad="x"),
     "AddN": op(call(f(2, 3), f(2, 3), f(2, 3)), grad="inputs"),
     "AddV2": op(call(f(2, 3), f(3)), call(f(2, 1), f(1, 3)), grad="x y"),

@@ -17,4 +17,5 @@ PYBIND11_MODULE(_core, m) {
   ef::init_function(m);
   ef::init_py_func(m);
   ef::init_tape(m);
+  ef::init_data(m);
 }

@@ -166,6 +166,7 @@ std::vector<Tensor> execute_maybe_released(const OpDef& op, const std::vector<Te
 Attrs attrs_from_python(py::handle attrs) {
   Attrs a;
   if (attrs.is_none()) return a;
+  if (py::isinstance<Attrs>(attrs)) return attrs.cast<const Attrs&>();
   for (auto kv : py::reinterpret_borrow<py::dict>(attrs)) a.set(attr_string(kv.first), attr_from_python(kv.second));
   return a;
 }
@@ -184,12 +185,17 @@ void init_ops(py::module_& m) {
       .def_property_readonly("has_cpu_kernel", [](const OpDef& d) { return d.kernels[0] != nullptr; })
       .def("__repr__", [](const OpDef& d) { return "<OpDef " + d.name + ">"; });
 
+  // Attrs converted once, for a call made many times (IteratorGetNext per element): execute takes
+  // it in place of a dict and skips the conversion.
+  py::class_<Attrs>(m, "Attrs").def(py::init([](py::handle d) { return attrs_from_python(d); }));
+
   m.def("get_op", &get_op, py::return_value_policy::reference);
   m.def("list_ops", &all_ops, py::return_value_policy::reference);
 
   // The generic entry used by every Python op wrapper: returns the list of outputs.
   m.def("execute", [](const OpDef& op, py::handle inputs, py::handle attrs, py::handle name) {
     std::vector<Tensor> in = inputs_from_python(inputs);
+    if (py::isinstance<Attrs>(attrs)) return execute_maybe_released(op, in, attrs.cast<const Attrs&>(), name);
     return execute_maybe_released(op, in, attrs_from_python(attrs), name);
   }, py::arg("op"), py::arg("inputs"), py::arg("attrs") = py::none(), py::arg("name") = py::none());
   // Single-output form (most ops): returns the tensor itself.

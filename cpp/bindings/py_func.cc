@@ -36,7 +36,8 @@ std::shared_ptr<py::object> hold(py::object fn) {
 void init_py_func(py::module_& m) {
   set_tensor_str_hook(tensor_str);
   // fn(list of Tensors) -> list of Tensors (already of the op's Tout dtypes), or a str: the error
-  // message of a Python exception, raised as InvalidArgumentError like TF.
+  // message of a Python exception, raised as InvalidArgumentError like TF, or a 1-tuple of the
+  // message of a StopIteration, raised as OutOfRangeError like TF.
   m.def("register_py_func", [](py::object fn) {
     std::shared_ptr<py::object> f = hold(std::move(fn));
     return register_py_func([f](const std::vector<Tensor>& inputs) {
@@ -50,6 +51,7 @@ void init_py_func(py::module_& m) {
         throw_error(Code::kInvalidArgument, msg);
       }
       if (py::isinstance<py::str>(r)) throw_error(Code::kInvalidArgument, r.cast<std::string>());
+      if (py::isinstance<py::tuple>(r)) throw_error(Code::kOutOfRange, r[py::int_(0)].cast<std::string>());
       return r.cast<std::vector<Tensor>>();
     });
   });

@@ -120,17 +120,11 @@ Tensor TensorImpl::symbolic(std::shared_ptr<Graph> graph, Node* node, int index,
   return t;
 }
 
-Tensor TensorImpl::resource_handle(std::shared_ptr<void> state) {
-  auto t = new_impl(DType::kResource, Shape());
+Tensor TensorImpl::handle(DType dtype, std::shared_ptr<void> state, const std::type_info& type) {
+  auto t = new_impl(dtype, Shape());
   t->num_elements_ = 1;
   t->resource_ = std::move(state);
-  return t;
-}
-
-Tensor TensorImpl::variant(std::shared_ptr<void> value) {
-  auto t = new_impl(DType::kVariant, Shape());
-  t->num_elements_ = 1;
-  t->resource_ = std::move(value);
+  t->resource_type_ = &type;
   return t;
 }
 
@@ -139,6 +133,7 @@ Tensor TensorImpl::with_shape(const Shape& shape) const {
     auto t = new_impl(dtype_, shape);
     t->num_elements_ = shape.num_elements();
     t->resource_ = resource_;
+    t->resource_type_ = resource_type_;
     return t;
   }
   if (!buffer_) {

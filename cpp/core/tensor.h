@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <typeinfo>
 
 #include "core/buffer.h"
 #include "core/dtype.h"
@@ -55,17 +57,34 @@ class TensorImpl {
 
   // Resource handles (dtype resource, scalar): a reference to mutable state such as a
   // variable. The handle is immutable; the state it points to is not.
-  static Tensor resource_handle(std::shared_ptr<void> state);
-  // Variant scalars (dtype variant): an immutable opaque value, e.g. a TensorList.
-  static Tensor variant(std::shared_ptr<void> value);
   template <typename T>
-  T* resource() const { return static_cast<T*>(resource_.get()); }
+  static Tensor resource_handle(std::shared_ptr<T> state) {
+    return handle(DType::kResource, std::move(state), typeid(T));
+  }
+  // Variant scalars (dtype variant): an immutable opaque value, e.g. a TensorList or a Dataset.
+  template <typename T>
+  static Tensor variant(std::shared_ptr<T> value) {
+    return handle(DType::kVariant, std::move(value), typeid(T));
+  }
+  // The handle's state as a T, or null when it holds another type (a Dataset variant given to a
+  // TensorList op, an iterator given to ReadVariableOp): kernels check instead of trusting the
+  // dtype. resource<void>() is the state's address whatever its type (an identity key).
+  template <typename T>
+  T* resource() const {
+    if constexpr (std::is_void_v<T>) {
+      return resource_.get();
+    } else {
+      return resource_type_ && *resource_type_ == typeid(T) ? static_cast<T*>(resource_.get()) : nullptr;
+    }
+  }
   Node* node() const { return node_; }
   int output_index() const { return index_; }
   Graph* graph() const { return graph_.get(); }
   const std::shared_ptr<Graph>& graph_ptr() const { return graph_; }
 
  private:
+  static Tensor handle(DType dtype, std::shared_ptr<void> state, const std::type_info& type);
+
   DType dtype_;
   Shape shape_;
   int64_t num_elements_ = 0;
@@ -73,6 +92,7 @@ class TensorImpl {
   std::shared_ptr<Buffer> buffer_;
   std::shared_ptr<Graph> graph_;
   std::shared_ptr<void> resource_;
+  const std::type_info* resource_type_ = nullptr;
   Node* node_ = nullptr;
   int index_ = 0;
   alignas(64) unsigned char inline_[kInlineBytes];

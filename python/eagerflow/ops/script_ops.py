@@ -37,6 +37,8 @@ def _callback(func, out_dtypes, as_numpy, single):
                     v = np.asarray(v)
                 outs.append(convert_to_tensor(v, dtype=dt))
             return outs
+        except StopIteration as e:  # OutOfRangeError, as in TF (a generator's end, for tf.data)
+            return (f"StopIteration: {e}\n{traceback.format_exc()}",)
         except Exception as e:  # pylint: disable=broad-except
             # Raised by the op as InvalidArgumentError, with the Python traceback, as in TF.
             return f"{type(e).__name__}: {e}\n{traceback.format_exc()}"

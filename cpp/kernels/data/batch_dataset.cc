@@ -1,0 +1,86 @@
+// BatchDatasetV2: stacks batch_size consecutive elements along a new first dimension; the last
+// smaller batch is kept unless drop_remainder.
+#include "core/errors.h"
+#include "kernels/data/dataset.h"
+#include "kernels/data/tensor_copy.h"
+
+namespace ef {
+namespace {
+
+class BatchDataset final : public DatasetBase {
+ public:
+  BatchDataset(DatasetPtr input, int64_t batch_size, bool drop_remainder, std::vector<Shape> shapes)
+      : DatasetBase(input->dtypes(), std::move(shapes)), input_(std::move(input)), batch_size_(batch_size),
+        drop_remainder_(drop_remainder) {}
+  int64_t cardinality() const override {
+    const int64_t n = input_->cardinality();
+    if (n < 0) return n;
+    return n / batch_size_ + (!drop_remainder_ && n % batch_size_ != 0 ? 1 : 0);
+  }
+  std::unique_ptr<IteratorBase> make_iterator() const override { return std::make_unique<Iterator>(self<BatchDataset>()); }
+
+ private:
+  class Iterator final : public IteratorBase {
+   public:
+    explicit Iterator(std::shared_ptr<const BatchDataset> ds) : ds_(std::move(ds)), input_(ds_->input_->make_iterator()) {}
+    bool get_next(Element& out) override {
+      std::vector<Element> rows;  // not reserved: batch_size may be far larger than the data
+      Element e;
+      while (static_cast<int64_t>(rows.size()) < ds_->batch_size_ && input_ && input_->get_next(e)) rows.push_back(std::move(e));
+      if (static_cast<int64_t>(rows.size()) < ds_->batch_size_) input_.reset();  // exhausted
+      if (rows.empty() || (ds_->drop_remainder_ && static_cast<int64_t>(rows.size()) < ds_->batch_size_)) return false;
+      out.clear();
+      for (size_t k = 0; k < rows[0].size(); ++k) out.push_back(stack(rows, k));
+      return true;
+    }
+
+   private:
+    static Tensor stack(const std::vector<Element>& rows, size_t k) {
+      const Tensor& first = rows[0][k];
+      for (size_t i = 1; i < rows.size(); ++i) {
+        // TF's BatchDataset message (TF 2.21 fuses map + batch by default, whose kernel words it
+        // "Cannot add tensor to the batch: number of elements does not match").
+        const Shape& shape = rows[i][k]->shape();
+        if (shape != first->shape() || rows[i][k]->dtype() != first->dtype())
+          throw_error(Code::kInvalidArgument, "Cannot batch tensors with different shapes in component ", k,
+                      ". First element had shape ", first->shape().to_list_string(), " and element ", i,
+                      " had shape ", shape.to_list_string(), ".");
+      }
+      Shape shape = first->shape();
+      shape.insert(0, static_cast<int64_t>(rows.size()));
+      Tensor out = TensorImpl::empty(first->dtype(), shape);
+      for (size_t i = 0; i < rows.size(); ++i) copy_row(*out, static_cast<int64_t>(i), *rows[i][k]);
+      return out;
+    }
+    std::shared_ptr<const BatchDataset> ds_;
+    std::unique_ptr<IteratorBase> input_;
+  };
+  DatasetPtr input_;
+  int64_t batch_size_;
+  bool drop_remainder_;
+};
+
+void batch_kernel(KernelContext& c) {
+  const int64_t batch_size = scalar_int_input(c, 1, "batch_size");
+  if (batch_size <= 0) throw_error(Code::kInvalidArgument, "Batch size must be greater than zero.");
+  const Tensor& drop = c.input(2);
+  if (drop->dtype() != DType::kBool || drop->rank() != 0)
+    throw_error(Code::kInvalidArgument, "drop_remainder must be a scalar bool");
+  DatasetPtr input = dataset_input_ptr(c, 0);
+  std::vector<Shape> shapes = output_shapes(c);
+  if (shapes.size() != input->dtypes().size()) {  // not given: the input's shapes under an unknown batch dim
+    shapes.clear();
+    for (const Shape& s : input->shapes()) {
+      Shape b = s;
+      if (b.rank_known()) b.insert(0, -1);
+      shapes.push_back(b);
+    }
+  }
+  set_dataset_output(c, std::make_shared<BatchDataset>(std::move(input), batch_size, *drop->data<bool>(), shapes));
+}
+
+}  // namespace
+
+EF_REGISTER_CPU_KERNEL("BatchDatasetV2", batch_kernel);
+
+}  // namespace ef

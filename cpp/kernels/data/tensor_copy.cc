@@ -1,0 +1,52 @@
+// Row copies for the dataset kernels: numeric rows by memcpy, strings element by element.
+#include "kernels/data/tensor_copy.h"
+
+#include <cstring>
+#include <string>
+
+#include "core/errors.h"
+
+namespace ef {
+namespace {
+
+Shape row_shape(const Shape& s) {
+  Shape r = s;
+  r.erase(0);
+  return r;
+}
+
+void check_copyable(DType d) {
+  if (d == DType::kResource || d == DType::kVariant)
+    throw_error(Code::kUnimplemented, "tf.data cannot slice or batch ", dtype_name(d), " tensors");
+}
+
+}  // namespace
+
+Tensor slice_row(const TensorImpl& t, int64_t i) {
+  check_copyable(t.dtype());
+  Shape shape = row_shape(t.shape());
+  Tensor out = TensorImpl::empty(t.dtype(), shape);
+  const int64_t n = out->num_elements();
+  if (t.dtype() == DType::kString) {
+    const std::string* src = t.data<std::string>() + i * n;
+    std::string* dst = out->data<std::string>();
+    for (int64_t k = 0; k < n; ++k) dst[k] = src[k];
+  } else if (n > 0) {
+    std::memcpy(out->raw_data(), static_cast<const char*>(t.raw_data()) + i * out->nbytes(), out->nbytes());
+  }
+  return out;
+}
+
+void copy_row(TensorImpl& dst, int64_t i, const TensorImpl& row) {
+  check_copyable(row.dtype());
+  const int64_t n = row.num_elements();
+  if (row.dtype() == DType::kString) {
+    const std::string* src = row.data<std::string>();
+    std::string* out = dst.data<std::string>() + i * n;
+    for (int64_t k = 0; k < n; ++k) out[k] = src[k];
+  } else if (n > 0) {
+    std::memcpy(static_cast<char*>(dst.raw_data()) + i * row.nbytes(), row.raw_data(), row.nbytes());
+  }
+}
+
+}  // namespace ef

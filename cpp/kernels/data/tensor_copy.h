@@ -1,0 +1,12 @@
+// Copies between a tensor and slices along its first dimension (dataset slicing and batching).
+#pragma once
+#include "core/tensor.h"
+
+namespace ef {
+
+// Row `i` of `t` (shape t.shape[1:]) as a fresh tensor.
+Tensor slice_row(const TensorImpl& t, int64_t i);
+// Writes `row` into row `i` of `dst` (rows of dst have row's shape and dtype).
+void copy_row(TensorImpl& dst, int64_t i, const TensorImpl& row);
+
+}  // namespace ef
