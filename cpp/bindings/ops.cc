@@ -132,6 +132,9 @@ AttrValue attr_from_python(py::handle v) {
 
 
 std::vector<Tensor> inputs_from_python(py::handle inputs) {
+  if (!PyList_Check(inputs.ptr()) && !PyTuple_Check(inputs.ptr()))
+    throw TypeError(str_cat("An op's inputs must be a list or tuple, got ",
+                            py::type::handle_of(inputs).attr("__name__").cast<std::string>()));
   std::vector<Tensor> out;
   for (py::handle x : py::reinterpret_borrow<py::sequence>(inputs)) out.push_back(to_tensor(x));
   return out;
