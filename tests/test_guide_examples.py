@@ -33,10 +33,18 @@ SPECIAL = {
         want[1], "'SymbolicTensor' object has no attribute 'numpy'"),
     # TF 2.0's repr had an id=; current TF prints the same tensor without it.
     "E-21_keras_metric_mean.py": lambda out, want: out == ["<tf.Tensor: shape=(), dtype=float32, numpy=5.5>"],
+    # Lists unroll (exact counts); both dataset loops give one small graph of the same size (the exact
+    # count and TF 2.21's class name _FlatMapDataset are TF internals, as the guide's note says).
+    "F-26_graph_size_python_vs_dataset.py": lambda out, want: out[:2] == want[:2] and _dataset_counts(out[2:]),
     # The guide prints "1.945..." and says to check 1.94 < w < 1.95.
     "F-52_two_optimizers_concrete_functions.py": lambda out, want: out[0].startswith("w after 10 steps: ")
         and 1.94 < float(out[0].split(":")[1]) < 1.95,
 }
+
+
+def _dataset_counts(lines):
+    counts = [re.search(r"FlatMapDataset element_spec=.* contains (\d+) nodes in its graph$", x) for x in lines]
+    return len(counts) == 2 and all(counts) and counts[0].group(1) == counts[1].group(1) and int(counts[0].group(1)) < 15
 
 
 def _consume_time(out):

@@ -5,8 +5,10 @@ import numpy as np
 
 from eagerflow import _core
 from eagerflow.framework import dtypes, errors, nest
+from eagerflow.framework import ops as _ops
 from eagerflow.framework.tensor_shape import TensorShape
 from eagerflow.function.tensor_spec import TensorSpec
+from eagerflow.function.type_spec import CompositeTensor, TypeSpec
 from eagerflow.ops import _execute
 from eagerflow.ops.random_ops import get_seed
 from eagerflow.data import _function, _generator, _iterator, _structure
@@ -20,7 +22,43 @@ def _int64(value):
     return _core.convert_to_tensor(value, dtypes.int64._type_enum)
 
 
-class DatasetV2:
+def _spec_key(spec):
+    """A hashable description of an element_spec (structure, shapes, dtypes)."""
+    def leaf(s):
+        shape = s.shape
+        dims = None if shape.rank is None else tuple(shape.as_list())
+        return (type(s).__name__, dims, s.dtype.name)
+    return nest.map_structure(leaf, spec)
+
+
+class DatasetSpec(TypeSpec):
+    """The type of a Dataset argument of tf.function: its element_spec (datasets of one spec share a
+    trace); the function receives a dataset over a variant placeholder."""
+
+    def __init__(self, element_spec):
+        self._element_spec = element_spec
+
+    value_type = property(lambda self: DatasetV2)
+    _component_specs = property(lambda self: [TensorSpec([], dtypes.variant)])
+
+    @property
+    def element_spec(self):
+        return self._element_spec
+
+    def _to_components(self, value):
+        return [value._variant_tensor]
+
+    def _from_components(self, components):
+        return _VariantDataset(components[0], self._element_spec)
+
+    def _serialize(self):
+        return _spec_key(self._element_spec)
+
+    def __repr__(self):
+        return "DatasetSpec(%s, TensorShape([]))" % (self._element_spec,)
+
+
+class DatasetV2(CompositeTensor):
     """A sequence of elements built by ops (tf.data.Dataset)."""
 
     def __init__(self, variant_tensor, element_spec):
@@ -31,13 +69,22 @@ class DatasetV2:
     def element_spec(self):
         return self._element_spec
 
+    @property
+    def _type_spec(self):
+        return DatasetSpec(self._element_spec)
+
+    def _autograph_iterator(self):
+        """The iterator a `for` loop over this dataset in a tf.function runs (AutoGraph's loop)."""
+        return _iterator.OwnedIterator(self)
+
     def __repr__(self):
         return "<%s element_spec=%s>" % (type(self).__name__, self._element_spec)
 
     # ---- iteration ----
 
     def __iter__(self):
-        if _core.current_graph() is not None:
+        # In a tf.function: iterator nodes (next() works; AutoGraph turns a for loop into a While).
+        if not (_ops.executing_eagerly() or _ops.inside_function()):
             raise RuntimeError("`tf.data.Dataset` only supports Python-style iteration in eager mode or within "
                                "tf.function.")
         return _iterator.OwnedIterator(self)
@@ -208,6 +255,10 @@ def _check_reduce_state(state_spec, new_spec):
     if nest.flatten(types) != nest.flatten(new_types):
         raise TypeError("The element types for the new state must match the initial state. Expected %s but got %s."
                         % (types, new_types))
+
+
+class _VariantDataset(DatasetV2):
+    """A dataset over a given variant tensor (a tf.function's dataset argument)."""
 
 
 class _UnaryDataset(DatasetV2):

@@ -39,6 +39,9 @@ class OwnedIterator:
         variant = _execute.execute1("IteratorGetNextAsOptional", [self._handle], self._attrs)
         return _optional._OptionalImpl(variant, self._element_spec)
 
+    def _autograph_iterator(self):
+        return self
+
     def __iter__(self):
         if _core.current_graph() is not None:  # a Python loop would never see the end of a symbolic iterator
             raise errors.UnimplementedError(

@@ -267,7 +267,9 @@ def executing_eagerly():
 
 
 def inside_function():
-    return _core.current_graph() is not None
+    """True while a tf.function is being traced (its graph feeds the eager tensors it uses)."""
+    g = _core.current_graph()
+    return g is not None and bool(g.captures_eager_tensors)
 
 
 _eager_scope = threading.local()

@@ -270,6 +270,10 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     if is_symbolic(iter_):
         _tf_for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts)
         return
+    if hasattr(iter_, "_autograph_iterator") and _core_graph() is not None:  # a tf.data dataset or iterator
+        _tf_iterator_for_stmt(iter_._autograph_iterator(), extra_test, body, get_state, set_state, symbol_names,
+                              opts)
+        return
     if extra_test is None:
         for target in iter_:
             body(target)
@@ -285,6 +289,85 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
         if not ok:
             break
         body(target)
+
+
+def _core_graph():
+    from eagerflow import _core
+    return _core.current_graph()
+
+
+def _common_shape(a, b):
+    from eagerflow.framework.tensor_shape import TensorShape
+    if a.rank is None or b.rank is None or a.rank != b.rank:
+        return TensorShape(None)
+    return TensorShape([x if x == y else None for x, y in zip(a.as_list(), b.as_list())])
+
+
+def _tf_iterator_for_stmt(it, extra_test, body, get_state, set_state, symbol_names, opts):
+    """`for x in dataset` in a graph: one While loop that asks the iterator for an optional element
+    each step and runs the body under a cond on its presence (the graph's size does not depend on
+    the data). As TF's dataset loops do, loop variables whose shape the body changes are relaxed to
+    a shape that fits both (the loop is traced again)."""
+    init, invariants = _loop_init(get_state, symbol_names, opts)
+    try:
+        _iterator_loop(it, extra_test, body, get_state, set_state, symbol_names, opts, init, invariants, None)
+    except _ShapeChanged as changed:
+        relaxed = tuple(nest.map_structure(
+            lambda x, y: _common_shape(x.shape, y.shape) if isinstance(x, Tensor) and isinstance(y, Tensor)
+            else getattr(x, "shape", None), a, b) for a, b in zip(init, changed.new))
+        set_state(init)
+        _iterator_loop(it, extra_test, body, get_state, set_state, symbol_names, opts, init, relaxed, None)
+
+
+class _ShapeChanged(Exception):
+    def __init__(self, new):
+        super().__init__("loop variable shapes changed")
+        self.new = new
+
+
+def _iterator_loop(it, extra_test, body, get_state, set_state, symbol_names, opts, init, invariants, _):
+    from eagerflow.ops import math_ops
+    from eagerflow.framework.convert import convert_to_tensor
+    more = convert_to_tensor(True)
+    if invariants is not None:
+        invariants = (more.shape,) + tuple(invariants)
+
+    def aug_test(more, *loop_vars):
+        if extra_test is None:
+            return more
+        set_state(loop_vars)
+        ok = extra_test()
+        if not is_symbolic(ok):
+            return more if ok else math_ops.logical_and(more, False)
+        return math_ops.logical_and(more, ok)
+
+    def aug_body(more, *loop_vars):
+        opt = it.get_next_as_optional()
+        has = opt.has_value()
+
+        def run():
+            set_state(loop_vars)
+            body(opt.get_value())
+            new = tuple(_to_tensors(v) for v in get_state())
+            try:
+                _verify_loop_vars(init, loop_vars, new, symbol_names)
+            except ValueError as e:
+                if invariants is None and "after one iteration" in str(e):
+                    raise _ShapeChanged(new) from None
+                raise
+            return new if new else convert_to_tensor(0)
+
+        def skip():
+            return tuple(loop_vars) if loop_vars else convert_to_tensor(0)
+
+        new = _cf().cond(has, run, skip)
+        if not loop_vars:
+            return (has,)
+        return (has,) + (tuple(new) if isinstance(new, (tuple, list)) else (new,))
+
+    final = _cf().while_loop(aug_test, aug_body, (more,) + init, shape_invariants=invariants,
+                             maximum_iterations=opts.get("maximum_iterations"))
+    set_state(tuple(final)[1:] if isinstance(final, (tuple, list)) else ())
 
 
 def _tf_for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):

@@ -105,7 +105,15 @@ def _live_stmt(s, out):
         e = live_in(s.orelse, out)
         s.ag_live_out, s.ag_live_head = set(out), head
         return head | e | reads(s.iter)
-    if isinstance(s, (ast.With, ast.Try)):
+    if isinstance(s, ast.With):
+        # The context expressions run first, then the `as` targets are bound, then the body.
+        bound = modified([ast.Assign(targets=[i.optional_vars], value=ast.Constant(None))
+                          for i in s.items if i.optional_vars is not None])
+        head = live_in(s.body, out) - bound
+        for i in s.items:
+            head |= reads(i.context_expr)
+        return head
+    if isinstance(s, ast.Try):
         # Conservative: everything read in the statement is live throughout it.
         allr = set(out) | reads(s)
         for block in _blocks(s):
