@@ -330,3 +330,17 @@ def test_requested_float64_keeps_python_floats_precision():
     assert tf.Variable([0.3], dtype=tf.float64).numpy().tolist() == [0.3]
     assert tf.convert_to_tensor([0.1, 2], tf.float64).numpy().tolist() == [0.1, 2.0]
     assert tf.constant([2**40 + 1, 1], tf.int64).numpy().tolist() == [2**40 + 1, 1]
+
+
+def test_tensor_shape_converts_to_its_dims():
+    import eagerflow as tf
+    import pytest
+    assert tf.convert_to_tensor(tf.TensorShape([32, 10])).numpy().tolist() == [32, 10]
+    assert tf.convert_to_tensor(tf.TensorShape([32, 10])).dtype == tf.int32
+    assert tf.convert_to_tensor(tf.TensorShape([3]), tf.int64).dtype == tf.int64
+    assert tf.convert_to_tensor(tf.TensorShape([])).shape == (0,)
+    tf.debugging.assert_equal(tf.zeros([32, 10]).shape, (32, 10))
+    with pytest.raises(ValueError, match=r"Cannot convert a partially known TensorShape \(None, 10\) to a Tensor"):
+        tf.convert_to_tensor(tf.TensorShape([None, 10]))
+    with pytest.raises(TypeError, match="Allowed dtypes are tf.int32 and tf.int64"):
+        tf.convert_to_tensor(tf.TensorShape([2]), tf.float32)

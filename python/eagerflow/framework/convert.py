@@ -179,7 +179,17 @@ def _to_numpy(value, wide=False):
         return np.asarray(value, np.complex64)
     if hasattr(value, "__array__") and not isinstance(value, type):
         return np.asarray(value)
+    if type(value).__name__ == "TensorShape" and hasattr(value, "is_fully_defined"):
+        return _shape_to_numpy(value)
     raise _unsupported(value)
+
+
+def _shape_to_numpy(shape):
+    """A fully known TensorShape as its dims (int32 when they fit, as TF converts it)."""
+    if not shape.is_fully_defined():
+        raise ValueError(f"Cannot convert a partially known TensorShape {shape} to a Tensor.")
+    dims = shape.as_list()
+    return np.array(dims, np.int32 if all(d < 2 ** 31 for d in dims) else np.int64)
 
 
 def _unsupported(value):
@@ -389,6 +399,11 @@ _PYTHON_SCALARS = (bool, int, float, complex, bytes, str)
 
 
 def _convert_exact(value, dtype):
+    if type(value).__name__ == "TensorShape" and hasattr(value, "is_fully_defined"):
+        if dtype not in (dtypes.int32, dtypes.int64):
+            raise TypeError(f"Cannot convert TensorShape {value} to dtype {dtype}. Allowed dtypes are tf.int32 and "
+                            "tf.int64.")
+        value = _shape_to_numpy(value).astype(dtype.as_numpy_dtype)
     if _is_tensor(value):
         if value.dtype != dtype:
             raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype "
