@@ -116,3 +116,26 @@ def test_training_loop_over_batches_in_a_function():
 
     losses = [float(epoch(ds)) for _ in range(20)]
     assert losses[-1] < 0.01 * losses[0]
+
+
+def test_reduce_in_a_function():
+    @tf.function
+    def total(ds):
+        return ds.reduce(tf.constant(0, tf.int64), lambda s, x: s + x)
+
+    assert int(total(tf.data.Dataset.range(5))) == 10
+    assert int(total(tf.data.Dataset.range(100))) == 4950
+
+    @tf.function
+    def grow():  # the state's shape changes: a relaxed loop
+        return tf.data.Dataset.range(3).reduce(tf.zeros([0], tf.int64), lambda s, x: tf.concat([s, [x]], 0))
+
+    assert grow().numpy().tolist() == [0, 1, 2]
+
+    @tf.function
+    def pairs():
+        ds = tf.data.Dataset.from_tensor_slices(([1, 2, 3], [10.0, 20.0, 30.0]))
+        return ds.reduce((0, 0.0), lambda s, e: (s[0] + e[0], s[1] + e[1]))
+
+    a, b = pairs()
+    assert int(a) == 6 and float(b) == 60.0

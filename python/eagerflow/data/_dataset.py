@@ -211,10 +211,8 @@ class DatasetV2(CompositeTensor):
         return dataset
 
     def reduce(self, initial_state, reduce_func, name=None):
-        """Folds reduce_func(state, element) over the elements (traced once, run per element)."""
-        if _core.current_graph() is not None:
-            raise errors.UnimplementedError(None, None, "Dataset.reduce inside a tf.function or graph is not "
-                                                        "supported yet.")
+        """Folds reduce_func(state, element) over the elements (traced once, run per element; in a
+        tf.function one While loop over the iterator)."""
         state = _structure.normalize_element(initial_state)
         state_spec = _structure.spec_of(state)
         traced = _function.TracedFunction(reduce_func, (state_spec, self._element_spec), "reduce_func")
@@ -229,10 +227,34 @@ class DatasetV2(CompositeTensor):
         attrs = {"Tin": [t.dtype for t in flat_state] + _structure.output_types(self._element_spec)
                  + [t.dtype for t in traced.captured],
                  "Tout": _structure.output_types(traced.output_spec), "f": traced.function}
-        for element in _iterator.OwnedIterator(self):
-            flat_state = _execute.execute("PartitionedCall", flat_state + nest.flatten(element) + traced.captured,
-                                          attrs)
+        if _core.current_graph() is not None:
+            flat_state = self._reduce_loop(flat_state, state_spec, traced, attrs)
+        else:
+            for element in _iterator.OwnedIterator(self):
+                flat_state = _execute.execute("PartitionedCall", flat_state + nest.flatten(element) + traced.captured,
+                                              attrs)
         return nest.pack_sequence_as(traced.structured, flat_state)
+
+    def _reduce_loop(self, flat_state, state_spec, traced, attrs):
+        from eagerflow.ops import control_flow_ops
+        it = _iterator.OwnedIterator(self)
+
+        def body(more, *state):
+            opt = it.get_next_as_optional()
+            has = opt.has_value()
+
+            def step():
+                return tuple(_execute.execute("PartitionedCall", list(state) + nest.flatten(opt.get_value())
+                                              + traced.captured, attrs))
+
+            new = control_flow_ops.cond(has, step, lambda: tuple(state))
+            return (has,) + (tuple(new) if isinstance(new, (list, tuple)) else (new,))
+
+        more = _core.convert_to_tensor(True)
+        invariants = [more.shape] + [spec.shape for spec in nest.flatten(state_spec)]
+        out = control_flow_ops.while_loop(lambda more, *state: more, body, [more] + list(flat_state),
+                                          shape_invariants=invariants)
+        return list(out)[1:]
 
 
 def _same_shapes(a, b):
