@@ -104,3 +104,21 @@ def test_training_step_in_a_function():
 
     losses = [float(step()) for _ in range(20)]
     assert losses[0] == pytest.approx(math.log(3), rel=1e-6) and losses[-1] < losses[0]
+
+
+def test_top_k_and_in_top_k():
+    x = tf.constant([[1.0, 3.0, 2.0, 3.0], [4.0, 0.0, 5.0, 1.0]])
+    r = tf.math.top_k(x, 2)
+    assert r.values.numpy().tolist() == [[3.0, 3.0], [5.0, 4.0]]
+    assert r.indices.numpy().tolist() == [[1, 3], [2, 0]]  # ties: the lower index first
+    v = rng.standard_normal((5, 9)).astype(np.float32)
+    got = tf.math.top_k(v, 4)
+    np.testing.assert_array_equal(got.indices.numpy(), np.argsort(-v, axis=1, kind="stable")[:, :4])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="input must have at least k columns. Had 4, needed 5"):
+        tf.math.top_k(x, 5)
+    assert tf.math.in_top_k([1, 2], x, 1).numpy().tolist() == [True, True]  # a tie at the boundary counts
+    assert tf.math.in_top_k([5, 2], x, 1).numpy().tolist() == [False, True]  # out of range: False
+    xv = tf.Variable(x)
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.math.top_k(xv, 2).values * [[1.0, 2.0]])
+    assert tape.gradient(y, xv).numpy().tolist() == [[0.0, 1.0, 0.0, 2.0], [2.0, 0.0, 1.0, 0.0]]

@@ -1,5 +1,6 @@
 // Op definitions: Softmax and LogSoftmax (over the last axis of logits), the softmax cross
 // entropies, L2Loss, LeakyRelu and BiasAdd (TF's nn ops) with their gradient helper ops.
+#include "ops/array_shapes.h"
 #include "ops/broadcast_shapes.h"
 #include "ops/op_util.h"
 
@@ -86,6 +87,47 @@ void infer_bias_add_grad(InferContext& c) {
   c.set_output(0, c.dtypes[0], Shape({g[nchw(c) ? 1 : g.rank() - 1]}));
 }
 
+// input [..., n], scalar k -> values and indices [..., k] (k known only when constant).
+void infer_top_k(InferContext& c) {
+  const Shape& in = c.shapes[0];
+  if (in.rank_known() && in.rank() < 1)
+    throw_error(Code::kInvalidArgument, "input must be >= 1-D, got shape ", in.to_list_string());
+  if (c.shapes[1].rank_known() && c.shapes[1].rank() != 0)
+    throw_error(Code::kInvalidArgument, "k must be 0-D, got shape ", c.shapes[1].to_list_string());
+  const TensorImpl* kv = input_value(c, 1);
+  int64_t k = -1;
+  if (kv) {
+    k = tensor_to_int_vector(*kv).at(0);
+    if (k < 0) throw_error(Code::kInvalidArgument, "Need k >= 0, got ", k);
+    if (in.rank_known() && in[in.rank() - 1] >= 0 && in[in.rank() - 1] < k)
+      throw_error(Code::kInvalidArgument, "input must have at least k columns. Had ", in[in.rank() - 1], ", needed ",
+                  k);
+  }
+  Shape out = in.rank_known() ? in : Shape::unknown_rank();
+  if (out.rank_known()) out.set_dim(out.rank() - 1, k);
+  c.set_output(0, c.dtypes[0], out);
+  c.set_output(1, c.attrs.get<DType>("index_type", DType::kInt32), out);
+}
+
+// predictions [batch, classes] float, targets [batch] -> bool [batch].
+void infer_in_top_k(InferContext& c) {
+  const Shape& p = c.shapes[0];
+  const Shape& t = c.shapes[1];
+  if (p.rank_known() && p.rank() != 2)
+    throw_error(Code::kInvalidArgument, "predictions must be 2-dimensional");
+  if (t.rank_known() && t.rank() != 1) throw_error(Code::kInvalidArgument, "targets must be 1-dimensional");
+  if (c.shapes[2].rank_known() && c.shapes[2].rank() != 0)
+    throw_error(Code::kInvalidArgument, "k must be 0 D, got shape ", c.shapes[2].to_list_string());
+  if (p.rank_known() && t.rank_known() && p[0] >= 0 && t[0] >= 0 && p[0] != t[0])
+    throw_error(Code::kInvalidArgument, "First dimension of predictions ", p[0], " must match length of targets ",
+                t[0]);
+  c.set_output(0, DType::kBool, Shape({p.rank_known() ? p[0] : int64_t(-1)}));
+}
+
+EF_REGISTER_OP(make_op("TopKV2", {"input", "k"}, {"sorted", "T", "Tk", "index_type"}, infer_top_k)
+                   .with_types({"T", "Tk"}, {{"T", kListRealNumber, kTypesReal}, {"Tk", kListIndex16}}));
+EF_REGISTER_OP(make_op("InTopKV2", {"predictions", "targets", "k"}, {"T"}, infer_in_top_k)
+                   .with_types({"float", "T", "T"}, {{"T", kListIndex}}));
 EF_REGISTER_OP(make_op("SparseSoftmaxCrossEntropyWithLogits", {"features", "labels"}, {"T", "Tlabels"},
                        infer_sparse_xent)
                    .with_types({"T", "Tlabels"}, {{"T", kListFloatOnly}, {"Tlabels", kListIndex}}));

@@ -13,16 +13,17 @@ from eagerflow.ops.reduction_ops import (argmax, argmin, cumprod, cumsum, reduce
                                          reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod,
                                          reduce_std, reduce_sum, reduce_variance)
 from eagerflow.ops.nn_ops import log_softmax, softmax
+from eagerflow.ops.nn_topk import in_top_k, top_k
 # --- permutations and segments (ops/grad_support_ops.py) ---
 from eagerflow.ops.grad_support_ops import invert_permutation, unsorted_segment_sum
 
 __all__ = ["abs", "acos", "acosh", "add", "add_n", "argmax", "argmin", "asin", "asinh", "atan", "atan2", "atanh",
            "ceil", "conj", "cos", "cosh", "cumprod", "cumsum", "digamma", "divide", "divide_no_nan", "equal", "erf", "erfc", "erfinv", "exp",
-           "expm1", "floor", "floordiv", "floormod", "greater", "greater_equal", "invert_permutation", "is_finite",
+           "expm1", "floor", "floordiv", "floormod", "greater", "greater_equal", "in_top_k", "invert_permutation", "is_finite",
            "is_inf", "is_nan", "less", "less_equal", "lgamma", "log", "log1p", "log_sigmoid", "log_softmax",
            "logical_and", "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "mod", "multiply", "multiply_no_nan",
            "negative", "nextafter", "not_equal", "polygamma", "pow", "reciprocal", "reduce_all", "reduce_any",
            "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod", "reduce_std", "reduce_sum",
            "reduce_variance", "round", "rsqrt", "scalar_mul", "sigmoid", "sign", "sin", "sinh", "softmax", "softplus",
-           "softsign", "sqrt", "square", "squared_difference", "subtract", "tan", "tanh", "truediv",
+           "softsign", "sqrt", "square", "squared_difference", "subtract", "tan", "tanh", "top_k", "truediv",
            "unsorted_segment_sum", "xdivy", "xlogy", "zeta"]

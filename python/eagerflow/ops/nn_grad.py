@@ -2,7 +2,7 @@
 
 Written with differentiable ops (SelectV2, Mul, Sum, ...) instead of TF's fused *Grad kernels, so
 second derivatives come for free. Sigmoid and Tanh are math ops: their gradients live in math_grad."""
-from eagerflow.framework.gradient_registry import RegisterGradient
+from eagerflow.framework.gradient_registry import RegisterGradient, no_gradient
 from eagerflow.ops import _grad_util as u
 from eagerflow.ops._execute import execute1
 
@@ -187,3 +187,30 @@ def _avg_pool_grad(op, grad):
 @RegisterGradient("AvgPoolGrad")
 def _avg_pool_grad_grad(op, grad):
     return [None, execute1("AvgPool", [grad], _pool_attrs(op))]
+
+
+def _last_dim(shape):
+    return execute1("StridedSlice", [shape, u.const([-1]), u.const([0]), u.const([1])],
+                    {"end_mask": 1, "shrink_axis_mask": 1})
+
+
+no_gradient("InTopKV2")
+
+
+@RegisterGradient("TopKV2")
+def _top_k_grad(op, grad, _):
+    # Scatter each row's gradients back to the positions its top k came from.
+    x, indices = op.inputs[0], op.outputs[1]
+    if grad is None:
+        return [u.zeros_like(x), None]
+    in_shape = u.shape(x)
+    k = _last_dim(u.shape(indices))
+    ind2d = execute1("Reshape", [execute1("Cast", [indices], {"DstT": u.INT32}),
+                                 execute1("Pack", [u.const(-1), k], {"axis": 0})])
+    rows = execute1("StridedSlice", [u.shape(ind2d), u.const([0]), u.const([1]), u.const([1])], {"shrink_axis_mask": 1})
+    offsets = execute1("Range", [u.const(0), execute1("Mul", [rows, _last_dim(in_shape)]), _last_dim(in_shape)])
+    flat = execute1("Reshape", [execute1("AddV2", [ind2d, execute1("ExpandDims", [offsets, u.const(-1)])]),
+                                u.const([-1, 1])])
+    total = execute1("Reshape", [execute1("Prod", [in_shape, u.const(0)]), u.const([1])])
+    dense = execute1("ScatterNd", [flat, execute1("Reshape", [grad, u.const([-1])]), total])
+    return [execute1("Reshape", [dense, in_shape]), None]
