@@ -55,3 +55,17 @@ def test_embedding_gradient_reaches_used_rows():
         loss = tf.reduce_sum(e(tf.constant([1, 1, 3])))
     g = tf.convert_to_tensor(tape.gradient(loss, e.embeddings)).numpy()
     np.testing.assert_array_equal(g, [[0, 0], [2, 2], [0, 0], [1, 1], [0, 0]])
+
+
+def test_merge_layers():
+    a, b = tf.constant([[1.0, 2.0]]), tf.constant([[3.0, 5.0]])
+    assert layers.Add()([a, b]).numpy().tolist() == [[4.0, 7.0]]
+    assert layers.Subtract()([a, b]).numpy().tolist() == [[-2.0, -3.0]]
+    assert layers.Multiply()([a, b]).numpy().tolist() == [[3.0, 10.0]]
+    assert layers.Average()([a, b]).numpy().tolist() == [[2.0, 3.5]]
+    assert layers.Maximum()([a, b]).numpy().tolist() == [[3.0, 5.0]]
+    assert layers.Minimum()([a, b]).numpy().tolist() == [[1.0, 2.0]]
+    assert layers.Concatenate()([a, b]).numpy().tolist() == [[1.0, 2.0, 3.0, 5.0]]
+    assert layers.Concatenate(axis=0)([a, b]).shape == (2, 2)
+    with pytest.raises(ValueError, match="exactly 2 inputs"):
+        layers.Subtract()([a, b, a])
