@@ -71,3 +71,22 @@ def test_pooling_layers_match_nn():
     np.testing.assert_allclose(a(x).numpy(), tf.nn.avg_pool2d(x, 3, 2, "SAME").numpy(), rtol=1e-6)
     assert a(x).shape == a.compute_output_shape((2, 7, 6, 3)) == (2, 4, 3, 3)
     assert layers.MaxPool2D is layers.MaxPooling2D and layers.AvgPool2D is layers.AveragePooling2D
+
+
+def test_conv1d_layer_causal_matches_numpy():
+    x = rng.standard_normal((2, 7, 3)).astype(np.float32)
+    c = layers.Conv1D(2, 3, padding="causal", dilation_rate=2, use_bias=False)
+    y = c(x).numpy()
+    w = c.kernel.numpy()  # (k, in, out)
+    padded = np.concatenate([np.zeros((2, 4, 3), np.float32), x], axis=1)
+    want = sum(padded[:, j * 2:j * 2 + 7, :] @ w[j] for j in range(3))
+    np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-6)
+    assert c.kernel.shape == (3, 3, 2) and c.compute_output_shape((2, 7, 3)) == (2, 7, 2)
+
+
+def test_1d_pooling_layers():
+    x = rng.standard_normal((2, 7, 3)).astype(np.float32)
+    np.testing.assert_allclose(layers.GlobalAveragePooling1D()(x).numpy(), x.mean(1), rtol=1e-6)
+    np.testing.assert_array_equal(layers.GlobalMaxPooling1D()(x).numpy(), x.max(1))
+    np.testing.assert_array_equal(layers.MaxPooling1D()(x).numpy(), x[:, :6].reshape(2, 3, 2, 3).max(2))
+    np.testing.assert_allclose(layers.AveragePooling1D(3)(x).numpy(), x[:, :6].reshape(2, 2, 3, 3).mean(2), rtol=1e-6)

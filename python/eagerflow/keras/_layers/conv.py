@@ -82,3 +82,55 @@ class Conv2D(Layer):
 
 
 Conv2D.__module__ = "keras.layers"
+
+
+class Conv1D(Conv2D):
+    """1-D convolution layer (NWC): kernel (k, in_channels, filters); padding "valid", "same" or
+    "causal" (left padding only, so an output never sees later inputs)."""
+
+    def __init__(self, filters, kernel_size, strides=1, padding="valid", data_format="channels_last",
+                 dilation_rate=1, groups=1, activation=None, use_bias=True, **kwargs):
+        causal = isinstance(padding, str) and padding.lower() == "causal"
+        one = lambda v: (v,) if isinstance(v, (int, np.integer)) else tuple(v)  # noqa: E731
+        super().__init__(filters, (1,) + one(kernel_size), strides=(1,) + one(strides),
+                         padding="valid" if causal else padding, dilation_rate=(1,) + one(dilation_rate),
+                         activation=activation, use_bias=use_bias, **kwargs)
+        self.padding = "causal" if causal else self.padding
+
+    def build(self, input_shape):
+        channels = input_shape[-1]
+        if channels is None:
+            raise ValueError("The channel dimension of the inputs should be defined. The input_shape received is "
+                             f"{input_shape}, where axis -1 (0-based) is the channel dimension, which found to be "
+                             "`None`.")
+        self.kernel = self.add_weight(name="kernel", shape=(self.kernel_size[1], channels, self.filters),
+                                      initializer=self.kernel_initializer, constraint=self.kernel_constraint)
+        self.bias = (self.add_weight(name="bias", shape=(self.filters,), initializer=self.bias_initializer,
+                                     constraint=self.bias_constraint) if self.use_bias else None)
+        self.built = True
+
+    def call(self, inputs, training=None):
+        from eagerflow.ops import array_ops
+        x = inputs
+        padding = self.padding.upper()
+        if self.padding == "causal":
+            left = (self.kernel_size[1] - 1) * self.dilation_rate[1]
+            x = array_ops.pad(x, [[0, 0], [left, 0], [0, 0]])
+            padding = "VALID"
+        y = conv_ops.conv2d(array_ops.expand_dims(x, 1), array_ops.expand_dims(self.kernel, 0),
+                            list(self.strides), padding, dilations=list(self.dilation_rate))
+        y = array_ops.squeeze(y, [1])
+        if self.bias is not None:
+            y = nn_impl.bias_add(y, self.bias)
+        return self.activation(y)
+
+    def compute_output_shape(self, input_shape):
+        n = input_shape[1]
+        if n is not None and self.padding == "causal":
+            n = -(-n // self.strides[1])
+            return (input_shape[0], n, self.filters)
+        out = super().compute_output_shape((input_shape[0], 1, n, input_shape[2]))
+        return (out[0], out[2], out[3])
+
+
+Conv1D.__module__ = "keras.layers"

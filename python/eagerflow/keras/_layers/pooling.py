@@ -43,3 +43,31 @@ class AveragePooling2D(_Pooling2D):
 
 
 MaxPooling2D.__module__ = AveragePooling2D.__module__ = "keras.layers"
+
+
+class _Pooling1D(_Pooling2D):
+    def __init__(self, pool_size=2, strides=None, padding="valid", data_format=None, **kwargs):
+        one = lambda v: v if isinstance(v, int) else tuple(v)[0]  # noqa: E731
+        super().__init__((1, one(pool_size)), None if strides is None else (1, one(strides)), padding, data_format,
+                         **kwargs)
+
+    def call(self, inputs):
+        from eagerflow.ops import array_ops
+        return array_ops.squeeze(super().call(array_ops.expand_dims(inputs, 1)), [1])
+
+    def compute_output_shape(self, input_shape):
+        out = super().compute_output_shape((input_shape[0], 1, input_shape[1], input_shape[2]))
+        return (out[0], out[2], out[3])
+
+
+class MaxPooling1D(_Pooling1D):
+    """The maximum of each pool_size window along the steps."""
+    _pool = conv_ops.max_pool2d
+
+
+class AveragePooling1D(_Pooling1D):
+    """The mean of each pool_size window along the steps."""
+    _pool = conv_ops.avg_pool2d
+
+
+MaxPooling1D.__module__ = AveragePooling1D.__module__ = "keras.layers"

@@ -52,3 +52,31 @@ class GlobalMaxPooling2D(_GlobalPooling2D):
 
 
 Flatten.__module__ = GlobalAveragePooling2D.__module__ = GlobalMaxPooling2D.__module__ = "keras.layers"
+
+
+class _GlobalPooling1D(Layer):
+    _reduce = None
+
+    def __init__(self, data_format=None, keepdims=False, **kwargs):
+        super().__init__(**kwargs)
+        self.data_format = data_format or "channels_last"
+        self.keepdims = keepdims
+
+    def call(self, inputs):
+        return type(self)._reduce(inputs, axis=1, keepdims=self.keepdims)
+
+    def compute_output_shape(self, input_shape):
+        return (input_shape[0], 1, input_shape[2]) if self.keepdims else (input_shape[0], input_shape[2])
+
+
+class GlobalAveragePooling1D(_GlobalPooling1D):
+    """The mean over the steps of NWC inputs."""
+    _reduce = reduction_ops.reduce_mean
+
+
+class GlobalMaxPooling1D(_GlobalPooling1D):
+    """The maximum over the steps of NWC inputs."""
+    _reduce = reduction_ops.reduce_max
+
+
+GlobalAveragePooling1D.__module__ = GlobalMaxPooling1D.__module__ = "keras.layers"
