@@ -391,12 +391,19 @@ class _ParallelMapDataset(_MapDataset):
         super().__init__(input_dataset, map_func, [_int64(num_parallel_calls)], {"deterministic": det})
 
 
-class _FilterDataset(_UnaryDataset):
+class _PredicateDataset(_UnaryDataset):
+    """A dataset op driven by a traced bool predicate (filter, take_while); `_sep` words its errors."""
+    _op = _sep = None
+
     def __init__(self, input_dataset, predicate):
         traced = _function.TracedFunction(predicate, input_dataset.element_spec, "predicate")
-        _check_predicate(traced, (", but ", " "))
+        _check_predicate(traced, self._sep)
         attrs = dict(traced.attrs, predicate=traced.function)
-        super().__init__(input_dataset, "FilterDataset", traced.captured, attrs)
+        super().__init__(input_dataset, self._op, traced.captured, attrs)
+
+
+class _FilterDataset(_PredicateDataset):
+    _op, _sep = "FilterDataset", (", but ", " ")
 
 
 class _BatchDataset(_UnaryDataset):
@@ -462,12 +469,8 @@ def _check_predicate(traced, sep):
                          % (sep[0], sep[1], out))
 
 
-class _TakeWhileDataset(_UnaryDataset):
-    def __init__(self, input_dataset, predicate):
-        traced = _function.TracedFunction(predicate, input_dataset.element_spec, "predicate")
-        _check_predicate(traced, (" but ", ""))
-        attrs = dict(traced.attrs, predicate=traced.function)
-        super().__init__(input_dataset, "TakeWhileDataset", traced.captured, attrs)
+class _TakeWhileDataset(_PredicateDataset):
+    _op, _sep = "TakeWhileDataset", (" but ", "")
 
 
 class _FlatMapDataset(_UnaryDataset):

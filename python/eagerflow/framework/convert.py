@@ -11,6 +11,7 @@ import numpy as np
 from eagerflow import _core
 from eagerflow.framework import dtypes
 from eagerflow.framework.building import init_scope
+from eagerflow.framework.tensor_shape import TensorShape
 
 _INT32_MIN, _INT32_MAX = -(2 ** 31), 2 ** 31 - 1
 _INT64_MIN, _INT64_MAX = -(2 ** 63), 2 ** 63 - 1
@@ -179,7 +180,7 @@ def _to_numpy(value, wide=False):
         return np.asarray(value, np.complex64)
     if hasattr(value, "__array__") and not isinstance(value, type):
         return np.asarray(value)
-    if type(value).__name__ == "TensorShape" and hasattr(value, "is_fully_defined"):
+    if isinstance(value, TensorShape):
         return _shape_to_numpy(value)
     raise _unsupported(value)
 
@@ -399,7 +400,7 @@ _PYTHON_SCALARS = (bool, int, float, complex, bytes, str)
 
 
 def _convert_exact(value, dtype):
-    if type(value).__name__ == "TensorShape" and hasattr(value, "is_fully_defined"):
+    if isinstance(value, TensorShape):
         if dtype not in (dtypes.int32, dtypes.int64):
             raise TypeError(f"Cannot convert TensorShape {value} to dtype {dtype}. Allowed dtypes are tf.int32 and "
                             "tf.int64.")
@@ -490,7 +491,6 @@ def _reshape_to(t, shape, value):
 
 def _constant_shape(shape):
     """tf.constant's `shape` as a list of ints, with TF's errors for None, negative and huge dims."""
-    from eagerflow.framework.tensor_shape import TensorShape
     if isinstance(shape, TensorShape):
         shape = shape.as_list()
     try:

@@ -138,11 +138,17 @@ def _bias_add_grad_grad(op, grad):
     return [execute1("BroadcastTo", [grad, u.shape(g)])]
 
 
+def _attrs_of(op, names):
+    """The op's attrs among `names` that it carries (passed on to its gradient ops)."""
+    return {k: v for k in names if (v := u.attr(op, k)) is not None}
+
+
 _CONV_ATTRS = ("strides", "padding", "explicit_paddings", "data_format", "dilations")
+_POOL_ATTRS = ("ksize", "strides", "padding", "explicit_paddings", "data_format")
 
 
 def _conv_attrs(op):
-    return {k: v for k in _CONV_ATTRS if (v := u.attr(op, k)) is not None}
+    return _attrs_of(op, _CONV_ATTRS)
 
 
 @RegisterGradient("Conv2D")
@@ -167,11 +173,8 @@ def _conv2d_backprop_filter_grad(op, grad):
     return [execute1("Conv2DBackpropInput", [u.shape(x), grad, dout], a), None, execute1("Conv2D", [x, grad], a)]
 
 
-_POOL_ATTRS = ("ksize", "strides", "padding", "explicit_paddings", "data_format")
-
-
 def _pool_attrs(op):
-    return {k: v for k in _POOL_ATTRS if (v := u.attr(op, k)) is not None}
+    return _attrs_of(op, _POOL_ATTRS)
 
 
 @RegisterGradient("MaxPool")

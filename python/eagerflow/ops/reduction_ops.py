@@ -27,7 +27,9 @@ def _axes(x, axis):
     # Lists, tuples, NumPy values: exactly, so a float axis is a TypeError as in TF; then as a
     # constant of the graph being built (inference sees its value).
     t = convert.convert_to_tensor(axis, dtype=dtypes.int32)
-    return t if t._is_symbolic else _execute.convert_to_tensor(t.numpy(), _INT32)
+    if t._is_symbolic or _core.current_graph() is None:
+        return t
+    return _execute.convert_to_tensor(t.numpy(), _INT32)
 
 
 def _reduce(op, input_tensor, axis, keepdims, dtype=None, name=None):

@@ -291,6 +291,19 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
         body(target)
 
 
+def _and_extra_test(cont, extra_test, set_state, loop_vars):
+    """A loop's test `cont` and its break/return flags' test (which reads only those flags, so no
+    lazy and is needed)."""
+    if extra_test is None:
+        return cont
+    from eagerflow.ops import math_ops
+    set_state(loop_vars)
+    more = extra_test()
+    if not is_symbolic(more):
+        return cont if more else math_ops.logical_and(cont, False)
+    return math_ops.logical_and(cont, more)
+
+
 def _core_graph():
     from eagerflow import _core
     return _core.current_graph()
@@ -310,13 +323,13 @@ def _tf_iterator_for_stmt(it, extra_test, body, get_state, set_state, symbol_nam
     a shape that fits both (the loop is traced again)."""
     init, invariants = _loop_init(get_state, symbol_names, opts)
     try:
-        _iterator_loop(it, extra_test, body, get_state, set_state, symbol_names, opts, init, invariants, None)
+        _iterator_loop(it, extra_test, body, get_state, set_state, symbol_names, opts, init, invariants)
     except _ShapeChanged as changed:
         relaxed = tuple(nest.map_structure(
             lambda x, y: _common_shape(x.shape, y.shape) if isinstance(x, Tensor) and isinstance(y, Tensor)
             else getattr(x, "shape", None), a, b) for a, b in zip(init, changed.new))
         set_state(init)
-        _iterator_loop(it, extra_test, body, get_state, set_state, symbol_names, opts, init, relaxed, None)
+        _iterator_loop(it, extra_test, body, get_state, set_state, symbol_names, opts, init, relaxed)
 
 
 class _ShapeChanged(Exception):
@@ -325,21 +338,14 @@ class _ShapeChanged(Exception):
         self.new = new
 
 
-def _iterator_loop(it, extra_test, body, get_state, set_state, symbol_names, opts, init, invariants, _):
-    from eagerflow.ops import math_ops
+def _iterator_loop(it, extra_test, body, get_state, set_state, symbol_names, opts, init, invariants):
     from eagerflow.framework.convert import convert_to_tensor
     more = convert_to_tensor(True)
     if invariants is not None:
         invariants = (more.shape,) + tuple(invariants)
 
     def aug_test(more, *loop_vars):
-        if extra_test is None:
-            return more
-        set_state(loop_vars)
-        ok = extra_test()
-        if not is_symbolic(ok):
-            return more if ok else math_ops.logical_and(more, False)
-        return math_ops.logical_and(more, ok)
+        return _and_extra_test(more, extra_test, set_state, loop_vars)
 
     def aug_body(more, *loop_vars):
         opt = it.get_next_as_optional()
@@ -396,14 +402,7 @@ def _tf_for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, op
         invariants = (zero.shape,) + invariants
 
     def aug_test(i, *loop_vars):
-        cont = i < n
-        if extra_test is None:
-            return cont
-        set_state(loop_vars)
-        more = extra_test()  # reads only lowering flags: no need for a lazy and
-        if not is_symbolic(more):
-            return cont if more else math_ops.logical_and(cont, False)
-        return math_ops.logical_and(cont, more)
+        return _and_extra_test(i < n, extra_test, set_state, loop_vars)
 
     def aug_body(i, *loop_vars):
         set_state(loop_vars)

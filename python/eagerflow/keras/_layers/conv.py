@@ -46,12 +46,16 @@ class Conv2D(Layer):
         self.bias_constraint = bias_constraint
 
     def build(self, input_shape):
+        self._make_weights(input_shape, self.kernel_size)
+
+    def _make_weights(self, input_shape, window):
+        """kernel (window..., in_channels, filters) and bias."""
         channels = input_shape[-1]
         if channels is None:
             raise ValueError("The channel dimension of the inputs should be defined. The input_shape received is "
                              f"{input_shape}, where axis -1 (0-based) is the channel dimension, which found to be "
                              "`None`.")
-        self.kernel = self.add_weight(name="kernel", shape=self.kernel_size + (channels, self.filters),
+        self.kernel = self.add_weight(name="kernel", shape=tuple(window) + (channels, self.filters),
                                       initializer=self.kernel_initializer, constraint=self.kernel_constraint)
         self.bias = (self.add_weight(name="bias", shape=(self.filters,), initializer=self.bias_initializer,
                                      constraint=self.bias_constraint) if self.use_bias else None)
@@ -98,16 +102,7 @@ class Conv1D(Conv2D):
         self.padding = "causal" if causal else self.padding
 
     def build(self, input_shape):
-        channels = input_shape[-1]
-        if channels is None:
-            raise ValueError("The channel dimension of the inputs should be defined. The input_shape received is "
-                             f"{input_shape}, where axis -1 (0-based) is the channel dimension, which found to be "
-                             "`None`.")
-        self.kernel = self.add_weight(name="kernel", shape=(self.kernel_size[1], channels, self.filters),
-                                      initializer=self.kernel_initializer, constraint=self.kernel_constraint)
-        self.bias = (self.add_weight(name="bias", shape=(self.filters,), initializer=self.bias_initializer,
-                                     constraint=self.bias_constraint) if self.use_bias else None)
-        self.built = True
+        self._make_weights(input_shape, self.kernel_size[1:])
 
     def call(self, inputs, training=None):
         from eagerflow.ops import array_ops

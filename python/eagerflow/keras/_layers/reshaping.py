@@ -24,8 +24,10 @@ class Flatten(Layer):
         return (input_shape[0], None if any(d is None for d in rest) else int(np.prod(rest, dtype=np.int64)))
 
 
-class _GlobalPooling2D(Layer):
+class _GlobalPooling(Layer):
+    """A reduction over the spatial axes of channels-last inputs (`_axes`: 1 or 2 of them)."""
     _reduce = None
+    _axes = (1, 2)
 
     def __init__(self, data_format=None, keepdims=False, **kwargs):
         super().__init__(**kwargs)
@@ -33,12 +35,16 @@ class _GlobalPooling2D(Layer):
         self.keepdims = keepdims
 
     def call(self, inputs):
-        return type(self)._reduce(inputs, axis=[1, 2], keepdims=self.keepdims)
+        return type(self)._reduce(inputs, axis=list(self._axes), keepdims=self.keepdims)
 
     def compute_output_shape(self, input_shape):
         if self.keepdims:
-            return (input_shape[0], 1, 1, input_shape[3])
-        return (input_shape[0], input_shape[3])
+            return tuple(1 if i in self._axes else d for i, d in enumerate(input_shape))
+        return tuple(d for i, d in enumerate(input_shape) if i not in self._axes)
+
+
+class _GlobalPooling2D(_GlobalPooling):
+    pass
 
 
 class GlobalAveragePooling2D(_GlobalPooling2D):
@@ -54,19 +60,8 @@ class GlobalMaxPooling2D(_GlobalPooling2D):
 Flatten.__module__ = GlobalAveragePooling2D.__module__ = GlobalMaxPooling2D.__module__ = "keras.layers"
 
 
-class _GlobalPooling1D(Layer):
-    _reduce = None
-
-    def __init__(self, data_format=None, keepdims=False, **kwargs):
-        super().__init__(**kwargs)
-        self.data_format = data_format or "channels_last"
-        self.keepdims = keepdims
-
-    def call(self, inputs):
-        return type(self)._reduce(inputs, axis=1, keepdims=self.keepdims)
-
-    def compute_output_shape(self, input_shape):
-        return (input_shape[0], 1, input_shape[2]) if self.keepdims else (input_shape[0], input_shape[2])
+class _GlobalPooling1D(_GlobalPooling):
+    _axes = (1,)
 
 
 class GlobalAveragePooling1D(_GlobalPooling1D):
