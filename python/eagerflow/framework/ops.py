@@ -275,6 +275,16 @@ def inside_function():
 _eager_scope = threading.local()
 
 
+def current_name_scope():
+    """The innermost tf.name_scope as a prefix ("outer/inner/", or "" at the top level): the graph's
+    while one is being built, else the eager one."""
+    core_graph = _core.current_graph()
+    if core_graph is not None:
+        scope = core_graph.name_scope
+        return scope + "/" if scope else ""
+    return getattr(_eager_scope, "scope", "")
+
+
 class name_scope:
     """tf.name_scope(name): prefixes the names of ops built inside (in a graph being built); while
     executing eagerly it only tracks the scope string, as TF does."""

@@ -93,6 +93,8 @@ class Variable:
         if constraint is not None and not callable(constraint):
             raise ValueError(f"Argument `constraint` must be None or a callable. a callable. Got a "
                              f"{type(constraint)}:  {constraint}")
+        from eagerflow.framework.ops import current_name_scope
+        scope = current_name_scope()  # taken before lifting: TF's init_scope keeps the name scope
         rule = _creation_rules.get_default()
         if rule is not None:  # while tracing, only a Function's first trace may create variables
             rule()
@@ -136,7 +138,7 @@ class Variable:
             value, [-1 if d is None else d for d in self._shape.as_list()] if self._shape.rank is not None else None)
         self._dtype = value.dtype
         self._trainable = bool(trainable)
-        self._name = ("Variable" if name is None else str(name)) + ":0"
+        self._name = scope + ("Variable" if name is None else str(name)) + ":0"
         self._device = _core.current_device()
         self._constraint = constraint
         self._synchronization = synchronization
