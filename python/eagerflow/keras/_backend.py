@@ -21,11 +21,15 @@ def to_snake_case(name):
     return s if not s.startswith("_") else "private" + s
 
 
-def auto_name(prefix):
-    """A fresh name: `prefix` the first time, then `prefix_1`, `prefix_2`, ... (Keras's uid scheme)."""
-    prefix = to_snake_case(prefix)
+def auto_name(prefix, zero_based=True, snake=True):
+    """A fresh name: `prefix` the first time, then `prefix_1`, `prefix_2`, ... (Keras's uid scheme);
+    one-based (`prefix_1` first) where Keras counts so, as for Input layers."""
+    if snake:
+        prefix = to_snake_case(prefix)
     n = _names[prefix]
     _names[prefix] += 1
+    if not zero_based:
+        return f"{prefix}_{n + 1}"
     return prefix if n == 0 else f"{prefix}_{n}"
 
 

@@ -1,4 +1,5 @@
-"""tf.keras.models: Model (subclassing API only) and Sequential."""
-from eagerflow.keras._models import Model, Sequential
+"""tf.keras.models: Model and Sequential."""
+from eagerflow.keras._engine.sequential import Sequential
+from eagerflow.keras._engine.model import Model
 
 __all__ = ["Model", "Sequential"]

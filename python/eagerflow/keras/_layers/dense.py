@@ -3,7 +3,7 @@ import numpy as np
 
 from eagerflow.keras import _activations as activations, _initializers as initializers
 from eagerflow.keras._layers.layer import Layer, shape_of
-from eagerflow.ops import array_ops, linalg_ops
+from eagerflow.ops import array_ops, linalg_ops, nn_impl
 
 
 class Dense(Layer):
@@ -51,7 +51,7 @@ class Dense(Layer):
             x = linalg_ops.matmul(array_ops.reshape(inputs, [-1, self._input_dim]), self.kernel)
             x = array_ops.reshape(x, array_ops.concat([lead, [self.units]], 0))
         if self.bias is not None:
-            x = x + self.bias
+            x = nn_impl.bias_add(x, self.bias)
         return self.activation(x)
 
     def compute_output_shape(self, input_shape):

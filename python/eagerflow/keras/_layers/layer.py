@@ -1,14 +1,25 @@
-"""keras.layers.Layer: built on tf.Module (weights, sublayers, build on the first call)."""
+"""keras.layers.Layer (Keras 2): built on tf.Module. Weights are tf.Variables named under the layer's
+name scope ("dense/kernel:0"), sublayers and variables are tracked by attribute, `build` runs on the
+first call, and a call on KerasTensors records a node of the functional API instead of computing."""
+import threading
+
 import numpy as np
 
-from eagerflow.framework import dtypes
-from eagerflow.framework.tensor import Tensor
+from eagerflow.framework import dtypes, nest
 from eagerflow.framework.convert import convert_to_tensor
+from eagerflow.framework.ops import name_scope
+from eagerflow.framework.tensor import Tensor
+from eagerflow.framework.tensor_shape import TensorShape
 from eagerflow.keras import _backend as backend, _initializers as initializers
 from eagerflow.module.module import Module
 from eagerflow.ops import math_ops
 from eagerflow.ops.variables import Variable as _TFVariable
-from eagerflow.framework import nest
+
+_ALLOWED_KWARGS = frozenset(["input_dim", "input_shape", "batch_input_shape", "batch_size", "weights",
+                             "activity_regularizer", "autocast", "implementation"])
+_BOOKKEEPING = frozenset(["_own_weights", "_tf_function_cache", "_name", "_scope_name", "_inbound_nodes",
+                          "_outbound_nodes"])
+_context = threading.local()  # the `training` flag of the enclosing layer call, inherited by inner calls
 
 
 def _to_tensor(x, dtype):
@@ -22,32 +33,70 @@ def _to_tensor(x, dtype):
 
 
 def shape_of(x):
+    """The static shape of a tensor-like as a tuple (None for unknown dimensions), or None."""
     if isinstance(x, Tensor) or hasattr(x, "shape"):
         shape = x.shape
         return tuple(shape.as_list()) if hasattr(shape, "as_list") and shape.rank is not None else tuple(shape)
     return None
 
 
+def _build_shape(x):
+    """What `build` receives (Keras 2): a TensorShape, or a list of them for a list of inputs."""
+    if isinstance(x, (list, tuple)):
+        return [_build_shape(v) for v in x]
+    if isinstance(x, dict):
+        return {k: _build_shape(v) for k, v in x.items()}
+    s = shape_of(x)
+    return None if s is None else TensorShape(s)
+
+
+def _is_keras_tensor(x):
+    return getattr(x, "_is_keras_tensor", False)
+
+
+def accepts_training(layer):
+    """Whether the layer's `call` takes `training` (Keras passes it only to those); cached per class."""
+    cls = type(layer)
+    cached = cls.__dict__.get("_accepts_training_cache")
+    if cached is None:
+        import inspect
+        try:
+            params = inspect.signature(layer.call).parameters
+            cached = "training" in params or any(p.kind == p.VAR_KEYWORD for p in params.values())
+        except (TypeError, ValueError):
+            cached = False
+        setattr(cls, "_accepts_training_cache", cached)
+    return cached
+
+
 class Layer(Module):
     """tf.keras.layers.Layer: subclass with `build(input_shape)` (optional) and `call(inputs)`."""
 
-    def __init__(self, activity_regularizer=None, trainable=True, dtype=None, autocast=True, name=None, **kwargs):
-        if kwargs.keys() - {"input_shape", "input_dim", "batch_size"}:
-            bad = sorted(kwargs.keys() - {"input_shape", "input_dim", "batch_size"})
-            raise ValueError(f"Unrecognized keyword arguments passed to {type(self).__name__}: "
-                             f"{ {k: kwargs[k] for k in bad} }")
+    def __init__(self, trainable=True, name=None, dtype=None, dynamic=False, **kwargs):
+        for key in kwargs:
+            if key not in _ALLOWED_KWARGS:
+                raise TypeError("Keyword argument not understood:", key)
         if name is None:
             name = backend.auto_name(type(self).__name__)
-        elif not isinstance(name, str) or "/" in name:
-            raise ValueError("Argument `name` must be a string and cannot contain character `/`. "
-                             f"Received: name={name} (of type {type(name)})")
+        elif not isinstance(name, str):
+            raise TypeError(f"Expected `name` argument to be a string, but got: {name}")
         object.__setattr__(self, "_name", name)
         object.__setattr__(self, "_scope_name", name + "/")
-        self._own_weights = []
+        object.__setattr__(self, "_own_weights", [])
+        object.__setattr__(self, "_inbound_nodes", [])
         self.built = False
         self.trainable = trainable
         self._dtype = dtypes.as_dtype(dtype or "float32")
-        self.autocast = autocast
+        self.autocast = kwargs.get("autocast", True)
+        self.dynamic = dynamic
+        self._initial_weights = kwargs.get("weights")
+        if "input_shape" in kwargs or "batch_input_shape" in kwargs or "input_dim" in kwargs:
+            if "batch_input_shape" in kwargs:
+                batch_shape = tuple(kwargs["batch_input_shape"])
+            else:
+                shape = kwargs["input_shape"] if "input_shape" in kwargs else (kwargs["input_dim"],)
+                batch_shape = (kwargs.get("batch_size"),) + tuple(shape)
+            self._batch_input_shape = batch_shape
 
     # --- naming and state ------------------------------------------------------------------------
     @property
@@ -70,96 +119,159 @@ class Layer(Module):
     def variable_dtype(self):
         return self.dtype
 
-    def add_weight(self, shape=None, initializer=None, dtype=None, trainable=True, autocast=True, regularizer=None,
-                   constraint=None, aggregation="none", overwrite_with_gradient=False, name=None):
-        """Creates a keras.Variable owned by this layer (zeros for integer dtypes, glorot_uniform else)."""
+    def __setattr__(self, key, value):
+        # Variables assigned as attributes are the layer's own weights, in assignment order (Keras 2).
+        if not key.startswith("__"):
+            own = self.__dict__.get("_own_weights")
+            if own is not None:
+                for leaf in _leaves(value):
+                    if isinstance(leaf, _TFVariable) and not any(leaf is w for w in own):
+                        own.append(leaf)
+        object.__setattr__(self, key, value)
+
+    def add_weight(self, name=None, shape=None, dtype=None, initializer=None, regularizer=None, trainable=None,
+                   constraint=None, use_resource=None, synchronization=None, aggregation=None, **kwargs):
+        """Creates a tf.Variable owned by this layer (zeros for integer dtypes, glorot_uniform else)."""
         dtype = dtypes.as_dtype(dtype or self.__dict__.get("_dtype", dtypes.float32))
         shape = () if shape is None else tuple(shape)
         if initializer is None:
             initializer = "glorot_uniform" if dtype.is_floating else "zeros"
         init = initializers.get(initializer)
-        with backend.name_scope(self.name) if not _in_own_scope(self) else _nullcontext():
-            v = backend.Variable(init, shape=shape, dtype=dtype, trainable=trainable, name=name,
-                                 constraint=constraint)
-        self.__dict__.setdefault("_own_weights", []).append(v)
+        trainable = True if trainable is None else bool(trainable)
+        v = _TFVariable(lambda: init(shape, dtype=dtype), dtype=dtype, trainable=trainable, name=name or "Variable",
+                        constraint=constraint, shape=shape)
+        own = self.__dict__.setdefault("_own_weights", [])
+        if not any(v is w for w in own):
+            own.append(v)
         return v
 
     # --- calling ---------------------------------------------------------------------------------
     def build(self, input_shape=None):
         self.built = True
 
-    def call(self, *args, **kwargs):
-        raise NotImplementedError(f"Layer {type(self).__name__} does not have a `call()` method implemented.")
+    def call(self, inputs, *args, **kwargs):
+        return inputs
 
     def __call__(self, *args, **kwargs):
+        if args and any(_is_keras_tensor(x) for x in nest.flatten(args[0])):
+            from eagerflow.keras._layers import node
+            return node.symbolic_call(self, args, kwargs)
         dtype = self.__dict__.get("_dtype", dtypes.float32)
-        if self.__dict__.get("autocast", True):
-            args = nest.map_structure(lambda x: _to_tensor(x, dtype), list(args))
-        with backend.name_scope(self.name):
-            if not self.__dict__.get("built", False):
-                first = args[0] if args else next(iter(kwargs.values()), None)
-                shape = nest.map_structure(shape_of, first) if first is not None else None
-                self.build(shape)
-                self.built = True
-            return self.call(*args, **kwargs)
+        if self.__dict__.get("autocast", True) and args:
+            args = (nest.map_structure(lambda x: _to_tensor(x, dtype), args[0]),) + args[1:]
+        outer = getattr(_context, "training", None)
+        if kwargs.get("training") is None and outer is not None and accepts_training(self):
+            kwargs["training"] = outer
+        _context.training = kwargs.get("training", outer)
+        try:
+            with name_scope(self.name):
+                if not self.__dict__.get("built", False):
+                    self._maybe_build(args[0] if args else next(iter(kwargs.values()), None))
+                return self.call(*args, **kwargs)
+        finally:
+            _context.training = outer
 
-    # --- tracking (Keras's order: own weights in creation order, then attributes as assigned) ------
-    def _walk(self, trainable, seen):
-        """(variable, effective trainable) pairs, depth first, each variable once."""
-        trainable = trainable and self.__dict__.get("trainable", True)
-        for v in self.__dict__.get("_own_weights", []):
-            if id(v) not in seen:
-                seen.add(id(v))
-                yield v, trainable and v.trainable
-        for key, value in self.__dict__.items():
-            if key.startswith("_") and key in ("_own_weights", "_tf_function_cache", "_name", "_scope_name"):
-                continue
-            for leaf in _leaves(value):
-                if isinstance(leaf, _TFVariable):
-                    if id(leaf) not in seen:
-                        seen.add(id(leaf))
-                        yield leaf, trainable and leaf.trainable
-                elif isinstance(leaf, Layer):
-                    if id(leaf) not in seen:
-                        seen.add(id(leaf))
-                        yield from leaf._walk(trainable, seen)
-                elif isinstance(leaf, Module) and id(leaf) not in seen:
-                    seen.add(id(leaf))
-                    for v in leaf.variables:
-                        if id(v) not in seen:
-                            seen.add(id(v))
-                            yield v, trainable and v.trainable
+    def _maybe_build(self, inputs):
+        self.build(_build_shape(inputs) if inputs is not None else None)
+        self.built = True
+        if self.__dict__.get("_initial_weights") is not None:
+            self.set_weights(self._initial_weights)
+            self._initial_weights = None
+
+    def compute_output_shape(self, input_shape):
+        raise NotImplementedError(f"Please run in eager mode or implement the compute_output_shape method on "
+                                  f"your layer ({type(self).__name__}).")
+
+    # --- the functional API's view of the layer (its calls on KerasTensors) -----------------------
+    def _node_shapes(self, attr):
+        nodes = self.__dict__.get("_inbound_nodes", [])
+        if not nodes:
+            raise AttributeError(f'The layer "{self.name}" has never been called and thus has no defined '
+                                 f"{attr.replace('_', ' ')}.")
+        shapes = [getattr(n, attr) for n in nodes]
+        if any(str(s) != str(shapes[0]) for s in shapes):
+            raise AttributeError(f'The layer "{self.name}" has multiple inbound nodes, with different '
+                                 f"{attr.replace('_', ' ')}s. Hence the notion of \"{attr.replace('_', ' ')}\" "
+                                 f"is ill-defined for the layer. Use `get_{attr}_at(node_index)` instead.")
+        return shapes[0]
 
     @property
-    def variables(self):
-        return [v for v, _ in self._walk(True, set())]
+    def output_shape(self):
+        return self._node_shapes("output_shape")
+
+    @property
+    def input_shape(self):
+        return self._node_shapes("input_shape")
+
+    @property
+    def output(self):
+        nodes = self.__dict__.get("_inbound_nodes", [])
+        if not nodes:
+            raise AttributeError(f"Layer {self.name} has no inbound nodes.")
+        return nodes[0].outputs
+
+    @property
+    def input(self):
+        nodes = self.__dict__.get("_inbound_nodes", [])
+        if not nodes:
+            raise AttributeError(f"Layer {self.name} is not connected, no input to return.")
+        return nodes[0].input_tensors
+
+    # --- tracking (Keras 2: trainable weights, then non-trainable; own ones before sublayers') -------
+    def _sublayers(self):
+        out, seen = [], {id(self)}
+        for key, value in self.__dict__.items():
+            if key in _BOOKKEEPING:
+                continue
+            for leaf in _leaves(value):
+                if isinstance(leaf, Module) and id(leaf) not in seen:
+                    seen.add(id(leaf))
+                    out.append(leaf)
+        return out
+
+    def _gather(self, trainable):
+        """Own variables then each sublayer's: the trainable ones (trainable=True) or the others."""
+        own = self.__dict__.get("_own_weights", [])
+        layer_trainable = self.__dict__.get("trainable", True)
+        if trainable:
+            if not layer_trainable:
+                return []
+            out = [v for v in own if v.trainable]
+        else:
+            out = [v for v in own if not v.trainable or not layer_trainable]
+        for sub in self._sublayers():
+            if isinstance(sub, Layer):
+                if trainable:
+                    vs = sub._gather(True)
+                elif layer_trainable:
+                    vs = sub._gather(False)
+                else:
+                    vs = sub._gather(True) + sub._gather(False)
+            else:  # a tf.Module inside a layer: its variables by their own flag
+                vs = [v for v in sub.variables if bool(v.trainable and layer_trainable) == trainable]
+            out.extend(vs)
+        return _unique(out)
+
+    @property
+    def trainable_weights(self):
+        return self._gather(True)
+
+    @property
+    def non_trainable_weights(self):
+        return self._gather(False)
 
     @property
     def weights(self):
-        return self.variables
+        return _unique(self._gather(True) + self._gather(False))
 
-    @property
-    def trainable_variables(self):
-        return [v for v, t in self._walk(True, set()) if t]
-
-    trainable_weights = trainable_variables
-
-    @property
-    def non_trainable_variables(self):
-        return [v for v, t in self._walk(True, set()) if not t]
-
-    non_trainable_weights = non_trainable_variables
+    trainable_variables = trainable_weights
+    non_trainable_variables = non_trainable_weights
+    variables = weights
 
     @property
     def layers(self):
         """Direct sublayers, in the order they were assigned."""
-        out, seen = [], set()
-        for key, value in self.__dict__.items():
-            for leaf in _leaves(value):
-                if isinstance(leaf, Layer) and leaf is not self and id(leaf) not in seen:
-                    seen.add(id(leaf))
-                    out.append(leaf)
-        return out
+        return [s for s in self._sublayers() if isinstance(s, Layer)]
 
     def get_weights(self):
         return [v.numpy() for v in self.weights]
@@ -167,29 +279,36 @@ class Layer(Module):
     def set_weights(self, weights):
         params = self.weights
         if len(params) != len(weights):
-            raise ValueError(f"You called `set_weights(weights)` on layer '{self.name}' with a weight list of "
-                             f"length {len(weights)}, but the layer was expecting {len(params)} weights.")
+            raise ValueError(f"You called `set_weights(weights)` on layer \"{self.name}\" with a weight list of "
+                             f"length {len(weights)}, but the layer was expecting {len(params)} weights. "
+                             f"Provided weights: {str(weights)[:50]}...")
         for v, w in zip(params, weights):
+            w_shape = tuple(np.shape(w))
+            if tuple(v.shape.as_list()) != w_shape:
+                raise ValueError(f"Layer {self.name} weight shape {tuple(v.shape.as_list())} is not compatible "
+                                 f"with provided weight shape {w_shape}.")
             v.assign(w)
 
     def count_params(self):
-        return int(sum(np.prod(v.shape.as_list(), dtype=np.int64) for v in self.weights))
+        if not self.__dict__.get("built", False):
+            raise ValueError(f"You tried to call `count_params` on layer {self.name}, but the layer isn't built. "
+                             "You can build it manually via: `" + self.name + ".build(batch_input_shape)`.")
+        return int(sum(np.prod([d or 0 for d in v.shape.as_list()], dtype=np.int64) for v in self.weights))
 
-    def __repr__(self):
-        return f"<{type(self).__name__} name={self.name}, built={self.__dict__.get('built', False)}>"
+    def get_config(self):
+        config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        if hasattr(self, "_batch_input_shape"):
+            config["batch_input_shape"] = self._batch_input_shape
+        return config
 
 
-def _in_own_scope(layer):
-    s = backend._stack()
-    return bool(s) and s[-1] == layer.name
-
-
-class _nullcontext:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
+def _unique(variables):
+    seen, out = set(), []
+    for v in variables:
+        if id(v) not in seen:
+            seen.add(id(v))
+            out.append(v)
+    return out
 
 
 def _leaves(value):

@@ -1,0 +1,48 @@
+"""TFOpLambda: a TF function applied to KerasTensors, recorded as a layer of the functional model."""
+from eagerflow.keras import _backend as backend
+from eagerflow.keras._layers.keras_tensor import KerasTensor
+from eagerflow.keras._layers.layer import Layer
+
+
+class TFOpLambda(Layer):
+    """Wraps `function` (an operator or TF API function) called on symbolic inputs; named after the API."""
+
+    def __init__(self, function, api_name, **kwargs):
+        super().__init__(name=backend.auto_name(api_name, snake=False), **kwargs)
+        self.function = function
+        self.symbol = api_name
+
+    def call(self, *args, **kwargs):
+        return self.function(*args, **kwargs)
+
+
+def _op(api_name, fn):
+    def method(self, *args):
+        return TFOpLambda(fn, api_name)(self, *args)
+    method.__name__ = api_name
+    return method
+
+
+def _install_operators():
+    """Python operators on KerasTensors: each call becomes a TFOpLambda layer named after the TF API."""
+    from eagerflow.ops import math_ops, linalg_ops
+    import operator
+
+    def rev(f):
+        return lambda x, y: f(y, x)
+    table = {
+        "__add__": ("tf.__operators__.add", operator.add), "__radd__": ("tf.__operators__.add", rev(operator.add)),
+        "__sub__": ("tf.math.subtract", operator.sub), "__rsub__": ("tf.math.subtract", rev(operator.sub)),
+        "__mul__": ("tf.math.multiply", operator.mul), "__rmul__": ("tf.math.multiply", rev(operator.mul)),
+        "__truediv__": ("tf.math.truediv", operator.truediv),
+        "__rtruediv__": ("tf.math.truediv", rev(operator.truediv)),
+        "__pow__": ("tf.math.pow", operator.pow), "__rpow__": ("tf.math.pow", rev(operator.pow)),
+        "__matmul__": ("tf.linalg.matmul", linalg_ops.matmul),
+        "__neg__": ("tf.math.negative", math_ops.negative), "__abs__": ("tf.math.abs", math_ops.abs),
+        "__getitem__": ("tf.__operators__.getitem", operator.getitem),
+    }
+    for method, (api_name, fn) in table.items():
+        setattr(KerasTensor, method, _op(api_name, fn))
+
+
+_install_operators()
