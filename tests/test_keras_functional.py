@@ -140,3 +140,35 @@ def test_keras2_layer_tracking_order_and_add_weight_signature():
     # values from tf_keras: own trainable weights, the sublayers', then the non-trainable ones
     assert [w.name for w in layer.weights] == ["a:0", "inner/Variable:0", "inner/kernel:0", "inner/bias:0",
                                                "inner/second/kernel:0", "inner/second/bias:0", "inner/b:0"]
+
+
+def test_regularizers_and_add_loss_fill_layer_losses():
+    # values from tf_keras on the same code
+    d = L.Dense(2, kernel_regularizer=tf.keras.regularizers.l2(0.1), bias_regularizer="l1",
+                activity_regularizer=tf.keras.regularizers.L1(0.5), kernel_initializer="ones")
+    d(np.ones((4, 3), np.float32))
+    np.testing.assert_allclose([float(v) for v in d.losses], [3.0, 0.6, 0.0], rtol=1e-6)
+    d(np.ones((4, 3), np.float32))
+    assert len(d.losses) == 3  # a new call replaces the activity loss of the last one
+
+    class AddsLoss(L.Layer):
+        def call(self, x):
+            self.add_loss(tf.reduce_sum(x))
+            self.add_loss(1.0)
+            return x
+
+    m = tf.keras.Sequential([AddsLoss(), L.Dense(1, kernel_regularizer="l2")])
+    m(np.ones((2, 2), np.float32))
+    assert [float(v) for v in m.losses[:2]] == [4.0, 1.0] and len(m.losses) == 3
+    kernel = m.layers[1].kernel.numpy()
+    np.testing.assert_allclose(float(m.losses[2]), 0.01 * np.sum(kernel ** 2), rtol=1e-5)
+    assert tf.keras.regularizers.l2(0.1).get_config() == {"l2": 0.10000000149011612}
+    assert tf.keras.regularizers.get("l1_l2").get_config() == {"l1": 0.009999999776482582,
+                                                               "l2": 0.009999999776482582}
+    with pytest.raises(ValueError, match="Unknown regularizer: 'l3'"):
+        tf.keras.regularizers.get("l3")
+    # the regularization loss has a gradient with respect to the kernel
+    with tf.GradientTape() as tape:
+        total = tf.add_n(d.losses[1:])
+    g = tape.gradient(total, d.kernel)
+    np.testing.assert_allclose(g.numpy(), 0.2 * d.kernel.numpy(), rtol=1e-6)

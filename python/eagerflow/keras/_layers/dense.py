@@ -22,6 +22,8 @@ class Dense(Layer):
         self.use_bias = use_bias
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = kernel_regularizer
+        self.bias_regularizer = bias_regularizer
         self.kernel_constraint = kernel_constraint
         self.bias_constraint = bias_constraint
         self._input_dim = None
@@ -33,9 +35,11 @@ class Dense(Layer):
                              f"Full input shape received: {input_shape}")
         self._input_dim = input_dim
         self.kernel = self.add_weight(name="kernel", shape=(input_dim, self.units),
-                                      initializer=self.kernel_initializer, constraint=self.kernel_constraint)
+                                      initializer=self.kernel_initializer, regularizer=self.kernel_regularizer,
+                                      constraint=self.kernel_constraint)
         self.bias = (self.add_weight(name="bias", shape=(self.units,), initializer=self.bias_initializer,
-                                     constraint=self.bias_constraint) if self.use_bias else None)
+                                     regularizer=self.bias_regularizer, constraint=self.bias_constraint)
+                     if self.use_bias else None)
         self.built = True
 
     def call(self, inputs, training=None):

@@ -10,7 +10,8 @@ from eagerflow.framework.convert import convert_to_tensor
 from eagerflow.framework.ops import name_scope
 from eagerflow.framework.tensor import Tensor
 from eagerflow.framework.tensor_shape import TensorShape
-from eagerflow.keras import _backend as backend, _initializers as initializers
+from eagerflow import _core
+from eagerflow.keras import _backend as backend, _initializers as initializers, _regularizers as regularizers
 from eagerflow.module.module import Module
 from eagerflow.ops import math_ops
 from eagerflow.ops.variables import Variable as _TFVariable
@@ -18,8 +19,9 @@ from eagerflow.ops.variables import Variable as _TFVariable
 _ALLOWED_KWARGS = frozenset(["input_dim", "input_shape", "batch_input_shape", "batch_size", "weights",
                              "activity_regularizer", "autocast", "implementation"])
 _BOOKKEEPING = frozenset(["_own_weights", "_tf_function_cache", "_name", "_scope_name", "_inbound_nodes",
-                          "_outbound_nodes"])
-_context = threading.local()  # the `training` flag of the enclosing layer call, inherited by inner calls
+                          "_outbound_nodes", "_eager_losses", "_callable_losses"])
+_context = threading.local()  # the enclosing layer call: its `training` flag (inherited) and depth
+_with_losses = []  # layers holding losses added by a call: cleared when an outermost call begins
 
 
 def _to_tensor(x, dtype):
@@ -84,6 +86,9 @@ class Layer(Module):
         object.__setattr__(self, "_scope_name", name + "/")
         object.__setattr__(self, "_own_weights", [])
         object.__setattr__(self, "_inbound_nodes", [])
+        object.__setattr__(self, "_eager_losses", [])
+        object.__setattr__(self, "_callable_losses", [])
+        self._activity_regularizer = regularizers.get(kwargs.get("activity_regularizer"))
         self.built = False
         self.trainable = trainable
         self._dtype = dtypes.as_dtype(dtype or "float32")
@@ -143,7 +148,53 @@ class Layer(Module):
         own = self.__dict__.setdefault("_own_weights", [])
         if not any(v is w for w in own):
             own.append(v)
+        regularizer = regularizers.get(regularizer)
+        if regularizer is not None:
+            self.add_loss(lambda: regularizer(v))
         return v
+
+    # --- losses (regularization and add_loss) -------------------------------------------------------
+    def add_loss(self, losses, **kwargs):
+        """Adds loss tensors (from this call; replaced at the next outermost call) or zero-argument callables
+        (evaluated whenever `losses` is read, as weight regularizers are)."""
+        for loss in nest.flatten(losses):
+            if loss is None:
+                continue
+            if callable(loss):
+                self.__dict__.setdefault("_callable_losses", []).append(loss)
+                continue
+            graph = _core.current_graph()
+            if graph is not None and graph.name == "keras_graph":
+                continue  # a call on KerasTensors: there is no value to keep
+            eager = self.__dict__.setdefault("_eager_losses", [])
+            if not eager:
+                _with_losses.append(self)
+            eager.append(math_ops.cast(convert_to_tensor(loss), dtypes.float32)
+                         if not isinstance(loss, Tensor) or loss.dtype != dtypes.float32 else loss)
+
+    @property
+    def losses(self):
+        """This layer's and its sublayers' losses: those added by the last call, then the regularizers'."""
+        out = []
+        for layer in self._flatten_layers():
+            out.extend(layer.__dict__.get("_eager_losses", []))
+            for fn in layer.__dict__.get("_callable_losses", []):
+                value = fn()
+                if value is not None:
+                    out.append(value if isinstance(value, Tensor) else convert_to_tensor(value, dtypes.float32))
+        return out
+
+    def _flatten_layers(self):
+        """This layer, then its sublayers depth first, each once."""
+        out, seen, stack = [], set(), [self]
+        while stack:
+            layer = stack.pop()
+            if id(layer) in seen:
+                continue
+            seen.add(id(layer))
+            out.append(layer)
+            stack.extend(reversed(layer.layers if isinstance(layer, Layer) else []))
+        return out
 
     # --- calling ---------------------------------------------------------------------------------
     def build(self, input_shape=None):
@@ -160,16 +211,41 @@ class Layer(Module):
         if self.__dict__.get("autocast", True) and args:
             args = (nest.map_structure(lambda x: _to_tensor(x, dtype), args[0]),) + args[1:]
         outer = getattr(_context, "training", None)
+        depth = getattr(_context, "depth", 0)
+        if depth == 0 and _with_losses:
+            self._clear_losses()
         if kwargs.get("training") is None and outer is not None and accepts_training(self):
             kwargs["training"] = outer
         _context.training = kwargs.get("training", outer)
+        _context.depth = depth + 1
         try:
             with name_scope(self.name):
                 if not self.__dict__.get("built", False):
                     self._maybe_build(args[0] if args else next(iter(kwargs.values()), None))
-                return self.call(*args, **kwargs)
+                outputs = self.call(*args, **kwargs)
+                if self.__dict__.get("_activity_regularizer") is not None:
+                    self._add_activity_losses(outputs)
+                return outputs
         finally:
             _context.training = outer
+            _context.depth = depth
+
+    def _clear_losses(self):
+        tree = {id(layer) for layer in self._flatten_layers()}
+        keep = []
+        for layer in _with_losses:
+            if id(layer) in tree:
+                layer.__dict__["_eager_losses"] = []
+            else:
+                keep.append(layer)
+        _with_losses[:] = keep
+
+    def _add_activity_losses(self, outputs):
+        from eagerflow.ops import array_ops
+        for out in nest.flatten(outputs):
+            loss = self._activity_regularizer(out)
+            batch = math_ops.cast(array_ops.shape(out)[0], loss.dtype)
+            self.add_loss(loss / batch)
 
     def _maybe_build(self, inputs):
         self.build(_build_shape(inputs) if inputs is not None else None)
