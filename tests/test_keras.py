@@ -234,6 +234,26 @@ def test_initializers():
         init.get("nope")
 
 
+@pytest.mark.parametrize("name, limit_or_std, kind", [
+    ("he_normal", np.sqrt(2 / 400), "std"), ("he_uniform", np.sqrt(6 / 400), "limit"),
+    ("lecun_normal", np.sqrt(1 / 400), "std"), ("lecun_uniform", np.sqrt(3 / 400), "limit"),
+    ("glorot_normal", np.sqrt(2 / 700), "std"), ("glorot_uniform", np.sqrt(6 / 700), "limit"),
+    ("truncated_normal", 0.05 * 0.87962566, "std")])
+def test_variance_scaling_family(name, limit_or_std, kind):
+    v = tf.keras.initializers.get(name)((400, 300)).numpy()
+    assert v.shape == (400, 300) and v.dtype == np.float32
+    if kind == "std":  # truncated at 2 stddev of the underlying normal, whose stddev is corrected for it
+        assert abs(v.std() - limit_or_std) < 0.03 * limit_or_std
+        assert np.abs(v).max() <= 2 * limit_or_std / 0.87962566 * 1.0001
+    else:
+        assert np.abs(v).max() <= limit_or_std and v.std() > 0.5 * limit_or_std
+    conv = tf.keras.initializers.VarianceScaling(2.0, "fan_out", "untruncated_normal")((3, 3, 8, 100)).numpy()
+    assert abs(conv.std() - np.sqrt(2 / 900)) < 0.03 * np.sqrt(2 / 900)  # fans count the receptive field
+    with pytest.raises(ValueError, match="Invalid `mode` argument: fan"):
+        tf.keras.initializers.VarianceScaling(mode="fan")
+    np.testing.assert_array_equal(tf.keras.initializers.Identity(2.0)((2, 3)).numpy(), [[2, 0, 0], [0, 2, 0]])
+
+
 def test_activations_get():
     act = tf.keras.activations
     assert act.get(None) is act.linear and act.get("relu") is act.relu

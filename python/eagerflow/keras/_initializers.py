@@ -75,41 +75,99 @@ class RandomNormal(Initializer):
         return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
 
 
-class GlorotUniform(Initializer):
-    """Uniform in [-limit, limit], limit = sqrt(6 / (fan_in + fan_out))."""
+class TruncatedNormal(Initializer):
+    """Normal values more than two standard deviations from the mean are redrawn."""
 
-    def __init__(self, seed=None):
-        self.seed = seed
+    def __init__(self, mean=0.0, stddev=0.05, seed=None):
+        self.mean, self.stddev, self.seed = mean, stddev, seed
+
+    def __call__(self, shape, dtype=None):
+        return random_ops.truncated_normal(list(shape), self.mean, self.stddev, dtype=_dtype(dtype), seed=self.seed)
+
+    def get_config(self):
+        return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
+
+
+class VarianceScaling(Initializer):
+    """Draws with variance scale / n, n the fan in, fan out or their mean: a truncated normal (stddev
+    corrected for the truncation), an untruncated normal, or a uniform in [-sqrt(3 scale / n), ...]."""
+
+    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None):
+        if scale <= 0.0:
+            raise ValueError(f"`scale` must be positive float. Received: scale={scale}.")
+        if mode not in {"fan_in", "fan_out", "fan_avg"}:
+            raise ValueError(f"Invalid `mode` argument: {mode}")
+        distribution = distribution.lower()
+        if distribution == "normal":
+            distribution = "truncated_normal"
+        if distribution not in {"uniform", "truncated_normal", "untruncated_normal"}:
+            raise ValueError(f"Invalid `distribution` argument: {distribution}")
+        self.scale, self.mode, self.distribution, self.seed = scale, mode, distribution, seed
 
     def __call__(self, shape, dtype=None):
         fan_in, fan_out = _fans(shape)
-        limit = math.sqrt(6.0 / max(1.0, fan_in + fan_out))
-        return random_ops.uniform(list(shape), -limit, limit, dtype=_dtype(dtype), seed=self.seed)
+        n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}[self.mode]
+        scale = self.scale / max(1.0, n)
+        dtype = _dtype(dtype)
+        if self.distribution == "truncated_normal":
+            stddev = math.sqrt(scale) / 0.87962566103423978
+            return random_ops.truncated_normal(list(shape), 0.0, stddev, dtype=dtype, seed=self.seed)
+        if self.distribution == "untruncated_normal":
+            return random_ops.normal(list(shape), 0.0, math.sqrt(scale), dtype=dtype, seed=self.seed)
+        limit = math.sqrt(3.0 * scale)
+        return random_ops.uniform(list(shape), -limit, limit, dtype=dtype, seed=self.seed)
+
+    def get_config(self):
+        return {"scale": self.scale, "mode": self.mode, "distribution": self.distribution, "seed": self.seed}
+
+
+def _variance_scaling(name, scale, mode, distribution, doc):
+    def __init__(self, seed=None):
+        VarianceScaling.__init__(self, scale, mode, distribution, seed)
 
     def get_config(self):
         return {"seed": self.seed}
+    return type(name, (VarianceScaling,), {"__init__": __init__, "get_config": get_config, "__doc__": doc,
+                                           "__module__": "keras.initializers"})
 
 
-class GlorotNormal(Initializer):
-    """Truncated normal with stddev sqrt(2 / (fan_in + fan_out)) (corrected for the truncation)."""
+GlorotUniform = _variance_scaling("GlorotUniform", 1.0, "fan_avg", "uniform",
+                                  "Uniform in [-limit, limit], limit = sqrt(6 / (fan_in + fan_out)).")
+GlorotNormal = _variance_scaling("GlorotNormal", 1.0, "fan_avg", "truncated_normal",
+                                 "Truncated normal with stddev sqrt(2 / (fan_in + fan_out)).")
+HeNormal = _variance_scaling("HeNormal", 2.0, "fan_in", "truncated_normal",
+                             "Truncated normal with stddev sqrt(2 / fan_in).")
+HeUniform = _variance_scaling("HeUniform", 2.0, "fan_in", "uniform", "Uniform with limit sqrt(6 / fan_in).")
+LecunNormal = _variance_scaling("LecunNormal", 1.0, "fan_in", "truncated_normal",
+                                "Truncated normal with stddev sqrt(1 / fan_in).")
+LecunUniform = _variance_scaling("LecunUniform", 1.0, "fan_in", "uniform", "Uniform with limit sqrt(3 / fan_in).")
 
-    def __init__(self, seed=None):
-        self.seed = seed
+
+class Identity(Initializer):
+    """gain * the identity matrix (2-D shapes only)."""
+
+    def __init__(self, gain=1.0):
+        self.gain = gain
 
     def __call__(self, shape, dtype=None):
-        fan_in, fan_out = _fans(shape)
-        stddev = math.sqrt(2.0 / max(1.0, fan_in + fan_out)) / 0.87962566103423978
-        return random_ops.truncated_normal(list(shape), 0.0, stddev, dtype=_dtype(dtype), seed=self.seed)
+        if len(shape) != 2:
+            raise ValueError("Identity matrix initializer can only be used for 2D matrices. "
+                             f"Received: shape={shape} of rank {len(shape)}.")
+        return creation_ops.eye(shape[0], shape[1], dtype=_dtype(dtype)) * self.gain
 
     def get_config(self):
-        return {"seed": self.seed}
+        return {"gain": self.gain}
 
 
 _BY_NAME = {"zeros": Zeros, "ones": Ones, "constant": Constant, "random_uniform": RandomUniform, "uniform": RandomUniform,
-            "random_normal": RandomNormal, "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal}
+            "random_normal": RandomNormal, "normal": RandomNormal, "truncated_normal": TruncatedNormal,
+            "variance_scaling": VarianceScaling, "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal,
+            "he_normal": HeNormal, "he_uniform": HeUniform, "lecun_normal": LecunNormal,
+            "lecun_uniform": LecunUniform, "identity": Identity}
 zeros, ones, constant = Zeros, Ones, Constant
-random_uniform, random_normal = RandomUniform, RandomNormal
-glorot_uniform, glorot_normal = GlorotUniform, GlorotNormal
+random_uniform, random_normal, truncated_normal = RandomUniform, RandomNormal, TruncatedNormal
+glorot_uniform, glorot_normal, he_normal, he_uniform = GlorotUniform, GlorotNormal, HeNormal, HeUniform
+lecun_normal, lecun_uniform, variance_scaling, identity = LecunNormal, LecunUniform, VarianceScaling, Identity
 
 
 def get(identifier):
