@@ -1,4 +1,6 @@
 """tf.linalg namespace."""
+from eagerflow.ops.einsum_ops import einsum, tensordot
 from eagerflow.ops.linalg_ops import matmul
+from eagerflow.ops.norm_ops import matvec, norm, trace
 
-__all__ = ["matmul"]
+__all__ = ["einsum", "matmul", "matvec", "norm", "tensordot", "trace"]
