@@ -1,6 +1,7 @@
 """tf.keras.Model (subclassing API only) and tf.keras.Sequential."""
 import inspect
 
+from eagerflow.keras._engine.training import TrainingMixin
 from eagerflow.keras._layers.layer import Layer
 
 
@@ -13,11 +14,11 @@ def _takes_training(layer):
     return "training" in params or any(p.kind == p.VAR_KEYWORD for p in params.values())
 
 
-class Model(Layer):
+class Model(TrainingMixin, Layer):
     """tf.keras.Model: a Layer whose subclasses define `call`; tracks its layers and variables.
 
-    Only the subclassing API: `Model(inputs, outputs)` (the functional API), `compile` and `fit` are
-    not implemented.
+    Only the subclassing API: `Model(inputs, outputs)` (the functional API) is not implemented;
+    compile/fit/evaluate/predict come from TrainingMixin.
     """
 
     def __init__(self, *args, **kwargs):
@@ -31,12 +32,6 @@ class Model(Layer):
 
     def summary(self, *args, **kwargs):
         raise NotImplementedError("Model.summary is not implemented in eagerflow.")
-
-    def compile(self, *args, **kwargs):
-        raise NotImplementedError("Model.compile/fit are not implemented in eagerflow; write a training loop "
-                                  "with tf.GradientTape and an optimizer.")
-
-    fit = evaluate = predict = compile
 
 
 class Sequential(Model):
