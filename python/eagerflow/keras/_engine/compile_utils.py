@@ -86,6 +86,17 @@ def _as_tensor(x):
     return x if isinstance(x, Tensor) else convert_to_tensor(x)
 
 
+def match_dtype_and_rank(y_true, y_pred):
+    """Targets of rank 1 for outputs of rank 2 get a trailing axis; float (or integer) targets take the
+    outputs' dtype (Keras 2 does this before every compiled loss and metric)."""
+    if y_true.shape.rank == 1 and y_pred.shape.rank == 2:
+        y_true = array_ops.expand_dims(y_true, -1)
+    t, p = y_true.dtype, y_pred.dtype
+    if t != p and ((t.is_floating and p.is_floating) or (t.is_integer and p.is_integer)):
+        y_true = math_ops.cast(y_true, y_pred.dtype)
+    return y_true
+
+
 class LossesContainer:
     """The compiled loss: loss(y_true, y_pred, sample_weight) plus regularization losses, tracked in a
     Mean metric named 'loss' weighted by the batch size."""
@@ -114,7 +125,7 @@ class LossesContainer:
         if not self._built:
             self.build()
         y_pred = _single(y_pred, "the output")
-        y_true = _as_tensor(_single(y_true, "y"))
+        y_true = match_dtype_and_rank(_as_tensor(_single(y_true, "y")), y_pred)
         total = self._loss(y_true, y_pred, sample_weight=sample_weight)
         if self._loss_weight is not None:
             total = total * math_ops.cast(self._loss_weight, total.dtype)
@@ -163,6 +174,7 @@ class MetricsContainer:
         y_true = _as_tensor(_single(y_true, "y"))
         if not self._built:
             self.build(y_true, y_pred)
+        y_true = match_dtype_and_rank(y_true, y_pred)
         for m in self._metrics:
             m.update_state(y_true, y_pred)
         for m in self._weighted:

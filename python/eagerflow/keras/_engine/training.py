@@ -1,6 +1,8 @@
 """Model.compile/fit/evaluate/predict (Keras 2): the step methods run inside a tf.function (one trace,
 plus one relaxed-shape trace for a last partial batch) unless `run_eagerly`; the loop around them stays
 in Python and keeps logs as tensors until a callback needs numbers."""
+import inspect
+
 import numpy as np
 
 from eagerflow.eager.backprop import GradientTape
@@ -46,8 +48,28 @@ def _concat(batches):
     return nest.pack_sequence_as(batches[0], joined)
 
 
+def _call_takes_training(model):
+    """Whether `model.call` accepts `training` (cached per class)."""
+    cls = type(model)
+    cached = cls.__dict__.get("_eagerflow_call_takes_training")
+    if cached is None:
+        try:
+            params = inspect.signature(model.call).parameters
+            cached = "training" in params or any(p.kind == p.VAR_KEYWORD for p in params.values())
+        except (TypeError, ValueError):
+            cached = False
+        setattr(cls, "_eagerflow_call_takes_training", cached)
+    return cached
+
+
 class TrainingMixin:
     """The compile/fit API of keras.Model (mixed into Model before Layer)."""
+
+    def __call__(self, *args, **kwargs):
+        # Keras passes `training` on only to a `call` that takes it (train_step always gives it).
+        if "training" in kwargs and not _call_takes_training(self):
+            del kwargs["training"]
+        return super().__call__(*args, **kwargs)
 
     # --- compile ---------------------------------------------------------------------------------
     def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None, weighted_metrics=None,
@@ -95,6 +117,11 @@ class TrainingMixin:
                 seen.add(id(value))
                 out.append(value)
         return out
+
+    @property
+    def losses(self):
+        """Regularization losses (`add_loss` is not implemented for layers yet: none so far)."""
+        return list(self.__dict__.get("_losses", []))
 
     @property
     def metrics_names(self):
