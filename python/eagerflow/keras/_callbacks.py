@@ -157,21 +157,24 @@ class CallbackList:
     def implements_batch_hooks(self, mode):
         return any(getattr(cb, f"_implements_{mode}_batch_hooks")() for cb in self.callbacks)
 
-    def _call(self, name, *args, logs=None):
-        synced = None
-        for cb in self.callbacks:
-            if getattr(cb, "_supports_tf_logs", False) or not logs:
-                getattr(cb, name)(*args, logs=logs)
-            else:
-                if synced is None:
-                    synced = sync_logs(logs)
-                getattr(cb, name)(*args, logs=synced)
+    def _call(self, name, *args, logs=None, mode=None):
+        """Calls hook `name` on each callback with one logs dict: the step's tensors when every callback
+        concerned takes them (`_supports_tf_logs`), else one synced copy shared by all, as Keras 2 does."""
+        cbs = self.callbacks
+        if mode is not None:
+            cbs = [cb for cb in cbs if getattr(cb, f"_implements_{mode}_batch_hooks")()]
+        if logs is None:
+            logs = {}
+        elif not all(getattr(cb, "_supports_tf_logs", False) for cb in cbs):
+            logs = sync_logs(logs)
+        for cb in cbs:
+            getattr(cb, name)(*args, logs)
 
     def on_batch_begin(self, batch, logs=None):
-        self._call("on_train_batch_begin", batch, logs=logs)
+        self.on_train_batch_begin(batch, logs=logs)
 
     def on_batch_end(self, batch, logs=None):
-        self._call("on_train_batch_end", batch, logs=logs)
+        self.on_train_batch_end(batch, logs=logs)
 
     def on_epoch_begin(self, epoch, logs=None):
         self._call("on_epoch_begin", epoch, logs=logs)
@@ -180,22 +183,22 @@ class CallbackList:
         self._call("on_epoch_end", epoch, logs=logs)
 
     def on_train_batch_begin(self, batch, logs=None):
-        self._call("on_train_batch_begin", batch, logs=logs)
+        self._call("on_train_batch_begin", batch, logs=logs, mode="train")
 
     def on_train_batch_end(self, batch, logs=None):
-        self._call("on_train_batch_end", batch, logs=logs)
+        self._call("on_train_batch_end", batch, logs=logs, mode="train")
 
     def on_test_batch_begin(self, batch, logs=None):
-        self._call("on_test_batch_begin", batch, logs=logs)
+        self._call("on_test_batch_begin", batch, logs=logs, mode="test")
 
     def on_test_batch_end(self, batch, logs=None):
-        self._call("on_test_batch_end", batch, logs=logs)
+        self._call("on_test_batch_end", batch, logs=logs, mode="test")
 
     def on_predict_batch_begin(self, batch, logs=None):
-        self._call("on_predict_batch_begin", batch, logs=logs)
+        self._call("on_predict_batch_begin", batch, logs=logs, mode="predict")
 
     def on_predict_batch_end(self, batch, logs=None):
-        self._call("on_predict_batch_end", batch, logs=logs)
+        self._call("on_predict_batch_end", batch, logs=logs, mode="predict")
 
     def on_train_begin(self, logs=None):
         self._call("on_train_begin", logs=logs)
