@@ -136,6 +136,7 @@ class CallbackList:
             self._progbar = ProgbarLogger(count_mode="steps")
             self.callbacks.append(self._progbar)
         self.model = None
+        self._cache = {}
         if model is not None:
             self.set_model(model)
         if params:
@@ -146,6 +147,7 @@ class CallbackList:
 
     def set_params(self, params):
         self.params = params
+        self._cache = {}
         for cb in self.callbacks:
             cb.set_params(params)
 
@@ -154,18 +156,28 @@ class CallbackList:
         for cb in self.callbacks:
             cb.set_model(model)
 
+    def _concerned(self, mode):
+        """The callbacks a hook goes to (for batch hooks: those implementing them) and whether they all take
+        tensor logs; cached, since batch hooks run every step."""
+        key = (mode, len(self.callbacks))
+        cached = self._cache.get(key)
+        if cached is None:
+            cbs = self.callbacks
+            if mode is not None:
+                cbs = [cb for cb in cbs if getattr(cb, f"_implements_{mode}_batch_hooks")()]
+            cached = self._cache[key] = (cbs, all(getattr(cb, "_supports_tf_logs", False) for cb in cbs))
+        return cached
+
     def implements_batch_hooks(self, mode):
         return any(getattr(cb, f"_implements_{mode}_batch_hooks")() for cb in self.callbacks)
 
     def _call(self, name, *args, logs=None, mode=None):
         """Calls hook `name` on each callback with one logs dict: the step's tensors when every callback
         concerned takes them (`_supports_tf_logs`), else one synced copy shared by all, as Keras 2 does."""
-        cbs = self.callbacks
-        if mode is not None:
-            cbs = [cb for cb in cbs if getattr(cb, f"_implements_{mode}_batch_hooks")()]
+        cbs, tf_logs = self._concerned(mode)
         if logs is None:
             logs = {}
-        elif not all(getattr(cb, "_supports_tf_logs", False) for cb in cbs):
+        elif not tf_logs:
             logs = sync_logs(logs)
         for cb in cbs:
             getattr(cb, name)(*args, logs)
@@ -325,14 +337,21 @@ class ProgbarLogger(Callback):
     _implements_test_batch_hooks = _implements_predict_batch_hooks = _implements_train_batch_hooks
 
     def _batch_update_progbar(self, batch, logs=None):
-        self._maybe_init_progbar()
+        if self.progbar is None:
+            self._maybe_init_progbar()
         if self.use_steps:
             self.seen = batch + 1
         else:
             logs = dict(logs or {})
             self.seen += logs.pop("size", 1)
-        if self.verbose == 1 and self.progbar.will_display(self.seen, finalize=False):
-            self.progbar.update(self.seen, list(sync_logs(logs).items()), finalize=False)
+        if self.verbose != 1:
+            return
+        # Between redraws only values averaged by the bar need recording; the model's metrics are shown as is.
+        if self.progbar.will_display(self.seen, finalize=False):
+            self._maybe_init_progbar()
+        elif not logs or all(k in self.stateful_metrics for k in logs):
+            return
+        self.progbar.update(self.seen, list(sync_logs(logs).items()), finalize=False)
 
     def _finalize_progbar(self, logs):
         logs = sync_logs(logs)
