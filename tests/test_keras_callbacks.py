@@ -203,3 +203,14 @@ def test_progbar_standalone(capsys):
     bar = tf.keras.utils.Progbar(None, verbose=1)
     bar.update(5, [("loss", 1e-5)])
     assert "      5/Unknown - 0s " in capsys.readouterr().out
+
+
+def test_unknown_step_count_then_known(capsys):
+    ds = tf.data.Dataset.from_tensor_slices((X, Y)).filter(lambda a, b: True).batch(16)
+    make().fit(ds, epochs=2)
+    check_output(capsys, "Epoch 1/2\n"
+                 "\r      1/Unknown - 1s 979ms/step - loss: 1.2558 - accuracy: 0.2500" + BS +
+                 "\r4/4 [==============================] - 1s 5ms/step - loss: 1.2133 - accuracy: 0.3200\n"
+                 "Epoch 2/2\n"
+                 "\r1/4 [======>.......................] - ETA: 0s - loss: 1.2521 - accuracy: 0.2500" + BS +
+                 "\r4/4 [==============================] - 0s 2ms/step - loss: 1.1872 - accuracy: 0.3200\n")

@@ -258,3 +258,31 @@ def test_missing_targets_and_dataset_with_y():
         make().fit(ds, Y, verbose=0)
     with pytest.raises(ValueError, match="`validation_split` is only supported for Tensors or NumPy arrays"):
         make().fit(ds, validation_split=0.5, verbose=0)
+
+
+def test_validation_freq_and_initial_epoch():
+    h = make().fit(X, Y, batch_size=16, epochs=4, shuffle=False, verbose=0, validation_data=(X, Y),
+                   validation_freq=2, initial_epoch=1)
+    assert h.epoch == [1, 2, 3]
+    assert_history(h.history, {"loss": [1.2132645845413208, 1.1872210502624512, 1.1689670085906982],
+                               "accuracy": [0.32, 0.32, 0.32], "val_loss": [1.194304347038269, 1.1588246822357178],
+                               "val_accuracy": [0.32, 0.32]})
+
+
+def test_metric_objects_and_loss_only():
+    m = make(metrics=[tf.keras.metrics.SparseCategoricalAccuracy()])
+    h = m.fit(X, Y, batch_size=16, shuffle=False, verbose=0)
+    assert_history(h.history, {"loss": [1.2132645845413208], "sparse_categorical_accuracy": [0.32]})
+    assert m.metrics_names == ["loss", "sparse_categorical_accuracy"]
+    m = make(metrics=[])
+    m.fit(X, Y, verbose=0)
+    loss = m.evaluate(X, Y, verbose=0)
+    assert isinstance(loss, float) and m.metrics_names == ["loss"]
+
+
+def test_shuffle_changes_batches_not_epoch_sums():
+    """Shuffled, the epoch's loss differs from the unshuffled run's but stays a mean over all 50 samples."""
+    np.random.seed(1)
+    m = make(optimizer=tf.keras.optimizers.SGD(0.0))  # no update: every order gives the same mean loss
+    h = m.fit(X, Y, batch_size=16, epochs=2, verbose=0)
+    np.testing.assert_allclose(h.history["loss"], [m.evaluate(X, Y, verbose=0)[0]] * 2, rtol=1e-5)
