@@ -46,7 +46,8 @@ FIT_V1 = ("Epoch 1/2\n"
           "\r4/4 [==============================] - 0s 22ms/step - loss: 1.1872 - accuracy: 0.3200 - val_loss: 1.1735 "
           "- val_accuracy: 0.3200\n")
 FIT_V2 = ("Epoch 1/2\n"
-          "4/4 - 3s - loss: 1.2133 - accuracy: 0.3200 - val_loss: 1.1943 - val_accuracy: 0.3200 - 3s/epoch - 647ms/step\n"
+          "4/4 - 3s - loss: 1.2133 - accuracy: 0.3200 - val_loss: 1.1943 - val_accuracy: 0.3200 - 3s/epoch "
+          "- 647ms/step\n"
           "Epoch 2/2\n"
           "4/4 - 0s - loss: 1.1872 - accuracy: 0.3200 - val_loss: 1.1735 - val_accuracy: 0.3200 - 184ms/epoch "
           "- 46ms/step\n")

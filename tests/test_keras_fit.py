@@ -286,3 +286,15 @@ def test_shuffle_changes_batches_not_epoch_sums():
     m = make(optimizer=tf.keras.optimizers.SGD(0.0))  # no update: every order gives the same mean loss
     h = m.fit(X, Y, batch_size=16, epochs=2, verbose=0)
     np.testing.assert_allclose(h.history["loss"], [m.evaluate(X, Y, verbose=0)[0]] * 2, rtol=1e-5)
+
+
+def test_python_generator_input():
+    def batches():
+        while True:
+            for i in range(0, 50, 16):
+                yield X[i:i + 16], Y[i:i + 16]
+
+    h = make().fit(batches(), steps_per_epoch=4, epochs=2, verbose=0)
+    assert_history(h.history, {"loss": [1.2132646, 1.1872211], "accuracy": [0.32, 0.32]})
+    with pytest.raises(ValueError, match="`y` argument is not supported when using python generator as input."):
+        make().fit(batches(), Y, steps_per_epoch=1, verbose=0)

@@ -1,5 +1,5 @@
-"""Batches for fit/evaluate/predict: NumPy arrays and tensors are sliced in Python (one shuffled copy per
-epoch, then contiguous views), a tf.data.Dataset is iterated as it is."""
+"""Batches for fit/evaluate/predict: NumPy arrays and tensors are sliced in Python (contiguous views, or a
+per-batch row gather when shuffling), a tf.data.Dataset or a Python generator is iterated as it is."""
 import math
 import warnings
 
@@ -37,6 +37,11 @@ def pack_x_y_sample_weight(x, y=None, sample_weight=None):
 def is_dataset(x):
     from eagerflow.data import Dataset
     return isinstance(x, Dataset)
+
+
+def _is_generator(x):
+    """A Python generator or iterator of batches (not an array, tensor, dict or dataset)."""
+    return hasattr(x, "__next__") and not hasattr(x, "shape") and not is_dataset(x)
 
 
 def _to_numpy(a):
@@ -96,6 +101,7 @@ class DataHandler:
                  class_weight=None):
         self._steps_per_epoch = steps_per_epoch
         self._stream = None
+        self._generator = None
         if is_dataset(x):
             if y is not None:
                 raise ValueError("`y` argument is not supported when using dataset as input.")
@@ -107,6 +113,13 @@ class DataHandler:
             self._class_weight = class_weight
             return
         self._dataset = None
+        if _is_generator(x):
+            if y is not None or sample_weight is not None:
+                raise ValueError("`y` argument is not supported when using python generator as input.")
+            self._generator = x
+            self._class_weight = class_weight
+            self.inferred_steps = steps_per_epoch
+            return
         if x is None:
             raise ValueError("Unexpected value for `x`: None. Expected NumPy arrays, tensors or a tf.data.Dataset.")
         x = nest.map_structure(_to_numpy, x)
@@ -159,7 +172,15 @@ class DataHandler:
         return (x, y, cw if sw is None else sw * cw)
 
     def _epoch(self):
+        if self._generator is not None:
+            return self._generator_epoch()
         return self._dataset_epoch() if self._dataset is not None else self._array_epoch()
+
+    def _generator_epoch(self):
+        for data in self._generator:  # one pass: a generator is not restarted (Keras 2 warns when it runs dry)
+            if self._class_weight is not None:
+                data = self._apply_class_weight(data)
+            yield data
 
     def _endless(self):
         """steps_per_epoch set: one stream across epochs (arrays restart and reshuffle at their end)."""
@@ -168,7 +189,7 @@ class DataHandler:
             for data in self._epoch():
                 empty = False
                 yield data
-            if self._dataset is not None or empty:
+            if self._dataset is not None or self._generator is not None or empty:
                 warnings.warn("Your input ran out of data; interrupting training. Make sure that your dataset or "
                               "generator can generate at least `steps_per_epoch * epochs` batches. You may need "
                               "to use the `.repeat()` function when building your dataset.", stacklevel=2)
@@ -176,8 +197,10 @@ class DataHandler:
 
     def epoch_iterator(self):
         """An iterator over one epoch's batches."""
-        if self._steps_per_epoch is None:
+        if self._steps_per_epoch is None and self._generator is None:
             return self._epoch()
+        if self._steps_per_epoch is None:
+            return self._generator_epoch()
         if self._stream is None:
             self._stream = self._endless()
         return _take(self._stream, self._steps_per_epoch)
