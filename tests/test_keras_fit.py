@@ -298,3 +298,13 @@ def test_python_generator_input():
     assert_history(h.history, {"loss": [1.2132646, 1.1872211], "accuracy": [0.32, 0.32]})
     with pytest.raises(ValueError, match="`y` argument is not supported when using python generator as input."):
         make().fit(batches(), Y, steps_per_epoch=1, verbose=0)
+
+
+def test_unknown_metric_and_loss_identifiers():
+    m = tf.keras.Sequential([tf.keras.layers.Dense(3)])
+    m.compile("sgd", "mse", metrics=["foo"])  # as in Keras 2, names resolve on the first batch
+    with pytest.raises(TypeError, match="'str' object is not callable"):
+        m.fit(X, Y, verbose=0)
+    m.compile("sgd", loss=3)
+    with pytest.raises(ValueError, match="Could not interpret loss function identifier: 3"):
+        m.fit(X, Y, verbose=0)

@@ -68,7 +68,8 @@ def get_metric(identifier, y_true, y_pred):
     if isinstance(identifier, str):
         fns = _metric_functions()
         if identifier not in fns:
-            raise ValueError(_UNKNOWN.format(kind="metric function", name=identifier))
+            # Keras 2 wraps the unknown name itself and fails when the first batch calls it.
+            raise TypeError("'str' object is not callable")
         return metrics_mod.MeanMetricWrapper(fns[identifier], name=identifier)
     if callable(identifier):
         return metrics_mod.MeanMetricWrapper(identifier, name=getattr(identifier, "__name__", "metric"))
