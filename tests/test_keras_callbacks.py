@@ -215,3 +215,17 @@ def test_unknown_step_count_then_known(capsys):
                  "Epoch 2/2\n"
                  "\r1/4 [======>.......................] - ETA: 0s - loss: 1.2521 - accuracy: 0.2500" + BS +
                  "\r4/4 [==============================] - 0s 2ms/step - loss: 1.1872 - accuracy: 0.3200\n")
+
+
+def test_progbar_without_dynamic_display(capsys, monkeypatch):
+    """Off a terminal, Jupyter and POSIX (Keras 2's test), each redraw starts a new line instead."""
+    import sys
+    monkeypatch.delitem(sys.modules, "posix", raising=False)
+    monkeypatch.delitem(sys.modules, "ipykernel", raising=False)
+    monkeypatch.delenv("PYCHARM_HOSTED", raising=False)
+    bar = tf.keras.utils.Progbar(2)
+    bar.update(1, [("loss", 0.5)])
+    bar.update(2, [("loss", 0.25)])
+    out = normalize(capsys.readouterr().out)
+    assert out == normalize("\n1/2 [==============>...............] - ETA: 0s - loss: 0.5000"
+                            "\n2/2 [==============================] - 0s 1ms/step - loss: 0.3750\n")
