@@ -42,6 +42,8 @@ class Metric(Module):
     """Base class of Keras metrics: subclasses create their state with `add_weight` and define
     `update_state(...)` and `result()`."""
 
+    _is_metric = True  # a model holding one leaves its state out of the model's weights
+
     def __init__(self, name=None, dtype=None, **kwargs):
         super().__init__(name=name or to_snake_case(type(self).__name__))
         self._dtype = dtypes.as_dtype(dtype or "float32")

@@ -1,0 +1,1 @@
+"""The Keras training engine: compile, fit, evaluate, predict."""

@@ -1,4 +1,5 @@
 """tf.keras.Model (subclassing; `Model(inputs, outputs)` makes a Functional) and tf.keras.Sequential."""
+from eagerflow.keras._engine.training import TrainingMixin
 from eagerflow.keras._layers.layer import Layer
 
 
@@ -6,8 +7,8 @@ def _is_functional_call(args, kwargs):
     return len(args) >= 2 or (len(args) == 1 and "outputs" in kwargs) or ("inputs" in kwargs and "outputs" in kwargs)
 
 
-class Model(Layer):
-    """tf.keras.Model: a Layer that groups layers, with `summary` (and training once compiled)."""
+class Model(TrainingMixin, Layer):
+    """tf.keras.Model: a Layer that groups layers, with `summary` and compile/fit (TrainingMixin)."""
 
     _functional_class = None  # set by the functional module (which builds on this one)
 
@@ -37,12 +38,6 @@ class Model(Layer):
         from eagerflow.keras._utils.summary import print_summary
         print_summary(self, line_length=line_length, positions=positions, print_fn=print_fn,
                       expand_nested=expand_nested, show_trainable=show_trainable, layer_range=layer_range)
-
-    def compile(self, *args, **kwargs):
-        raise NotImplementedError("Model.compile/fit are not implemented in eagerflow; write a training loop "
-                                  "with tf.GradientTape and an optimizer.")
-
-    fit = evaluate = predict = compile
 
 
 Model.__module__ = "keras"

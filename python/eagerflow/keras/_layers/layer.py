@@ -214,9 +214,12 @@ class Layer(Module):
         depth = getattr(_context, "depth", 0)
         if depth == 0 and _with_losses:
             self._clear_losses()
-        if kwargs.get("training") is None and outer is not None and accepts_training(self):
+        takes_training = accepts_training(self)
+        if kwargs.get("training") is None and outer is not None and takes_training:
             kwargs["training"] = outer
         _context.training = kwargs.get("training", outer)
+        if not takes_training and "training" in kwargs:  # Keras passes it on only to a call that takes it
+            del kwargs["training"]
         _context.depth = depth + 1
         try:
             with name_scope(self.name):
@@ -316,6 +319,8 @@ class Layer(Module):
         else:
             out = [v for v in own if not v.trainable or not layer_trainable]
         for sub in self._sublayers():
+            if getattr(sub, "_is_metric", False):
+                continue  # a metric held by a model keeps its state out of the model's weights (Keras 2)
             if isinstance(sub, Layer):
                 if trainable:
                     vs = sub._gather(True)

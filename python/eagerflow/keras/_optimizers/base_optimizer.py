@@ -120,6 +120,29 @@ class Optimizer:
         self.apply(grads, trainable_variables)
         return self._iterations
 
+    def compute_gradients(self, loss, var_list, tape=None):
+        """(gradient, variable) pairs of `loss`: a callable (run under a new tape) or a tensor recorded by `tape`."""
+        from eagerflow.eager.backprop import GradientTape
+        if not callable(loss) and tape is None:
+            raise ValueError(f"`tape` is required when a `Tensor` loss is passed. Received: loss={loss}, "
+                             f"tape={tape}.")
+        if tape is None:
+            tape = GradientTape()
+        if callable(loss):
+            with tape:
+                if not callable(var_list):
+                    tape.watch(var_list)
+                loss = loss()
+        if callable(var_list):
+            var_list = var_list()
+        grads = tape.gradient(loss, var_list)
+        return list(zip(grads, var_list))
+
+    def minimize(self, loss, var_list, tape=None):
+        """Computes the gradients of `loss` (Keras 2's `minimize`) and applies them."""
+        grads_and_vars = self.compute_gradients(loss, var_list, tape)
+        self.apply_gradients(grads_and_vars)
+
     def apply(self, grads, trainable_variables=None):
         """One update step: slot variables are made on the first call, None gradients are skipped."""
         grads = list(grads)

@@ -1,0 +1,1 @@
+"""Keras utilities used by the engine (progress bar)."""
