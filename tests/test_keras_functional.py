@@ -172,3 +172,21 @@ def test_regularizers_and_add_loss_fill_layer_losses():
         total = tf.add_n(d.losses[1:])
     g = tape.gradient(total, d.kernel)
     np.testing.assert_allclose(g.numpy(), 0.2 * d.kernel.numpy(), rtol=1e-6)
+
+
+def test_fit_a_functional_model_with_a_regularizer_matches_keras2():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(64, 4)).astype(np.float32)
+    y = (x[:, 0] > 0).astype(np.int64)
+    inp = tf.keras.Input((4,))
+    h = L.Dense(8, activation="relu", kernel_regularizer=tf.keras.regularizers.l2(0.01),
+                kernel_initializer=tf.keras.initializers.Constant(0.1))(inp)
+    m = tf.keras.Model(inp, L.Dense(2, kernel_initializer="ones")(h))
+    m.compile(optimizer=tf.keras.optimizers.SGD(0.1),
+              loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True), metrics=["accuracy"])
+    history = m.fit(x, y, batch_size=16, epochs=3, shuffle=False, verbose=0)
+    # tf_keras on the same code
+    np.testing.assert_allclose(history.history["loss"], [0.69765, 0.69621, 0.69486], atol=1e-5)
+    np.testing.assert_allclose(history.history["accuracy"], [0.46875, 0.54688, 0.57812], atol=1e-5)
+    np.testing.assert_allclose(m.evaluate(x, y, verbose=0), [0.6921496391296387, 0.59375], rtol=1e-5)
+    np.testing.assert_allclose(m.predict(x[:2], verbose=0), [[0.604, 0.5609], [1.6109, 1.5955]], atol=1e-4)
