@@ -1,4 +1,4 @@
-"""tf.keras.backend: the scope that prefixes the paths of variables created inside."""
-from eagerflow.keras._backend import name_scope
+"""tf.keras.backend: name scopes (tf.name_scope, as in Keras 2)."""
+from eagerflow.framework.ops import name_scope
 
 __all__ = ["name_scope"]

@@ -25,9 +25,9 @@ class Adam(Optimizer):
         # Keras's order: each variable's momentum then velocity, then the velocity_hats.
         self._momentums, self._velocities = [], []
         for v in var_list:
-            self._momentums.append(self.add_variable_from_reference(v, "momentum"))
-            self._velocities.append(self.add_variable_from_reference(v, "velocity"))
-        self._velocity_hats = ([self.add_variable_from_reference(v, "velocity_hat") for v in var_list]
+            self._momentums.append(self.add_variable_from_reference(v, "m"))
+            self._velocities.append(self.add_variable_from_reference(v, "v"))
+        self._velocity_hats = ([self.add_variable_from_reference(v, "vhat") for v in var_list]
                                if self.amsgrad else [])
 
     def update_step(self, gradient, variable, learning_rate):

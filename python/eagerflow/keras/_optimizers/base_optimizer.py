@@ -1,20 +1,24 @@
-"""tf.keras.optimizers.Optimizer (Keras 3): iterations and learning-rate variables, slot variables made on
-the first apply, gradient filtering and clipping; subclasses give `build` and `update_step`.
+"""tf.keras.optimizers.Optimizer (Keras 2's optimizer of tf_keras): iterations and learning-rate variables,
+slot variables ("Adam/m/dense/kernel:0") made on the first apply, gradient filtering and clipping;
+subclasses give `build` and `update_step`.
 
 Every update is a variable op (assign / assign_add / assign_sub), so `apply_gradients` works eagerly
 and inside tf.function alike, and slot variables are plain tf.Variables: a tf.function trace that
 builds a new optimizer after the first trace gets TF's singleton-variable ValueError.
 """
-import warnings
-
 from eagerflow.framework import dtypes
-from eagerflow.keras import _backend as backend
+from eagerflow.framework.ops import name_scope
+from eagerflow.framework.tf_logging import get_logger
+from eagerflow.ops.variables import Variable
 from eagerflow.keras._optimizers.learning_rate_schedule import LearningRateSchedule
 from eagerflow.ops import math_ops, nn_ops, reduction_ops
 
-_LR_MESSAGE = ("Argument `learning_rate` should be float, or an instance of LearningRateSchedule, or a callable "
-               "(that takes in the current iteration value and returns the corresponding learning rate value). "
-               "Received instead: learning_rate={}")
+
+class CallableList(list):
+    """Keras 2's `optimizer.variables`: a list that may also be called (`optimizer.variables()`)."""
+
+    def __call__(self):
+        return self
 
 
 def _base(v):
@@ -28,9 +32,10 @@ class Optimizer:
     def __init__(self, learning_rate, weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
                  use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None, loss_scale_factor=None,
                  gradient_accumulation_steps=None, name=None, **kwargs):
-        if kwargs:
-            raise ValueError(f"Argument(s) not recognized: {kwargs}")
-        self.name = backend.auto_name(type(self).__name__) if name is None else name
+        for key in kwargs:
+            raise TypeError(f"{key} is not a valid argument, kwargs should be empty  for "
+                            "`optimizer_experimental.Optimizer`.")
+        self.name = type(self).__name__ if name is None else name
         if sum(x is not None for x in (clipnorm, clipvalue, global_clipnorm)) > 1:
             raise ValueError(f"Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set. Received: "
                              f"clipnorm={clipnorm}, clipvalue={clipvalue}, global_clipnorm={global_clipnorm}")
@@ -46,23 +51,27 @@ class Optimizer:
         self._variables = []
         self._trainable_variables = []
         self._index = {}  # id(variable) -> position in _trainable_variables
-        with backend.name_scope(self.name):
-            self._iterations = self._make_variable(0, "iteration", dtypes.int64)
+        self._iterations = self._make_variable(0, "iteration", dtypes.int64)
         if isinstance(learning_rate, LearningRateSchedule) or (callable(learning_rate)
                                                                 and not hasattr(learning_rate, "_handle")):
             self._learning_rate = learning_rate
-        elif isinstance(learning_rate, float):
-            with backend.name_scope(self.name):
-                self._learning_rate = self._make_variable(learning_rate, "learning_rate", dtypes.float32)
-        else:
-            raise ValueError(_LR_MESSAGE.format(learning_rate))
+        else:  # a number (Keras 2 takes ints, bools and NumPy numbers too)
+            try:
+                value = float(learning_rate)
+            except (TypeError, ValueError):
+                raise TypeError(f"Cannot convert {learning_rate!r} to EagerTensor of dtype float") from None
+            self._learning_rate = self._make_variable(value, "learning_rate", dtypes.float32, track=False)
 
-    def _make_variable(self, initial, name, dtype, shape=None):
-        if callable(initial):
-            v = backend.Variable(initial, shape=shape, dtype=dtype, trainable=False, name=name)
-        else:
-            v = backend.Variable(initial, dtype=dtype, trainable=False, name=name)
-        self._variables.append(v)
+    def _make_variable(self, initial, name, dtype, shape=None, track=True):
+        """A non-trainable variable named exactly `name` (outside any enclosing name scope, as Keras 2)."""
+        with name_scope(""):
+            if callable(initial):
+                v = Variable(lambda: initial(shape, dtype=dtype), dtype=dtype, trainable=False, name=name,
+                             shape=shape)
+            else:
+                v = Variable(initial, dtype=dtype, trainable=False, name=name)
+        if track:
+            self._variables.append(v)
         return v
 
     # --- state -----------------------------------------------------------------------------------
@@ -72,7 +81,8 @@ class Optimizer:
 
     @property
     def variables(self):
-        return list(self._variables)
+        """The iteration counter and the slot variables (callable too, as in Keras 2)."""
+        return CallableList(self._variables)
 
     @property
     def learning_rate(self):
@@ -96,10 +106,10 @@ class Optimizer:
         self._learning_rate.assign(value)
 
     def add_variable_from_reference(self, reference_variable, name=None, initializer="zeros"):
-        """A slot variable shaped like `reference_variable`, named after it ("w_0_momentum")."""
+        """A slot variable shaped like `reference_variable`, named after it ("Adam/m/dense/kernel:0")."""
         ref = _base(reference_variable)
-        base = ref.path if isinstance(ref, backend.Variable) else ref.name
-        slot_name = base.replace("/", "_").replace(":", "_") + "_" + name
+        base = ref.name[:-2] if ref.name.endswith(":0") else ref.name
+        slot_name = f"{self.name}/{name}/{base}"
         from eagerflow.keras import initializers
         init = initializers.get(initializer)
         return self._make_variable(init, slot_name, ref.dtype, shape=tuple(ref.shape.as_list()))
@@ -115,10 +125,9 @@ class Optimizer:
 
     # --- applying --------------------------------------------------------------------------------
     def apply_gradients(self, grads_and_vars):
-        """Applies (gradient, variable) pairs; returns the `iterations` variable (Keras 3)."""
+        """Applies (gradient, variable) pairs; returns the updated `iterations` (Keras 2)."""
         grads, trainable_variables = zip(*grads_and_vars)
-        self.apply(grads, trainable_variables)
-        return self._iterations
+        return self.apply(grads, trainable_variables)
 
     def compute_gradients(self, loss, var_list, tape=None):
         """(gradient, variable) pairs of `loss`: a callable (run under a new tape) or a tensor recorded by `tape`."""
@@ -156,8 +165,7 @@ class Optimizer:
         else:
             trainable_variables = list(trainable_variables)
             if not self.built:
-                with backend.name_scope(self.name):
-                    self.build(trainable_variables)
+                self.build(trainable_variables)
                 self.built = True
             for v in trainable_variables:
                 if id(_base(v)) not in self._index:
@@ -173,19 +181,23 @@ class Optimizer:
         self._apply_weight_decay(trainable_variables, learning_rate)
         for g, v in zip(grads, trainable_variables):
             self.update_step(g, v, learning_rate)
-        self._iterations.assign_add(1)
+        step = self._iterations.assign_add(1)
         for v in trainable_variables:
             if getattr(v, "constraint", None) is not None:
                 v.assign(v.constraint(v))
+        return step
 
     def _filter_empty_gradients(self, grads, variables):
         kept = [(g, v) for g, v in zip(grads, variables) if g is not None]
         if not kept:
-            raise ValueError("No gradients provided for any variable.")
+            names = [v.name for v in variables]
+            pairs = tuple(zip(grads, variables))
+            raise ValueError(f"No gradients provided for any variable: ({names},). Provided `grads_and_vars` is "
+                             f"{pairs}.")
         if len(kept) < len(grads):
             missing = [v.name for g, v in zip(grads, variables) if g is None]
-            warnings.warn(f"Gradients do not exist for variables {missing} when minimizing the loss. If using "
-                          f"`model.compile()`, did you forget to provide a `loss` argument?", stacklevel=3)
+            get_logger().warning(f"Gradients do not exist for variables {missing} when minimizing the loss. If "
+                                 "you're using `model.compile()`, did you forget to provide a `loss` argument?")
         return [g for g, _ in kept], [v for _, v in kept]
 
     def _clip_gradients(self, grads):

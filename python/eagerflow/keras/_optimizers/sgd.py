@@ -26,7 +26,7 @@ class SGD(Optimizer):
         super().build(var_list)
         self.momentums = []
         if self.momentum != 0:
-            self.momentums = [self.add_variable_from_reference(v, "momentum") for v in var_list]
+            self.momentums = [self.add_variable_from_reference(v, "m") for v in var_list]
 
     def update_step(self, gradient, variable, learning_rate):
         lr = math_ops.cast(learning_rate, variable.dtype)
