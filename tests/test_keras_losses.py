@@ -56,3 +56,11 @@ def test_gradient_through_loss():
     # d/dlogits = (softmax - onehot) / batch; softmax of zeros is uniform.
     dlogits = (np.full((2, 2), 0.5) - np.eye(2)) / 2
     np.testing.assert_allclose(g, x.numpy().T @ dlogits, rtol=1e-6)
+
+
+def test_sparse_crossentropy_takes_uint8_labels():
+    # MNIST's labels are uint8; Keras casts them to int64
+    logits = tf.constant([[2.0, 0.5, -1.0], [0.1, 0.2, 3.0]])
+    got = tf.keras.losses.sparse_categorical_crossentropy(np.array([0, 2], np.uint8), logits, from_logits=True)
+    want = tf.keras.losses.sparse_categorical_crossentropy(np.array([0, 2], np.int64), logits, from_logits=True)
+    np.testing.assert_allclose(got.numpy(), want.numpy())

@@ -3,6 +3,7 @@ import contextlib
 import io
 import json
 import linecache
+import re
 import os
 
 import pytest
@@ -40,3 +41,12 @@ def test_tf_function_notebook_shows_the_graph_model():
     assert "tf.Tensor(111, shape=(), dtype=int32) tf.Tensor(118, shape=(), dtype=int32)" in text
     assert "def tf__collatz(n):" in text
     assert "w = 2.0000" in text
+
+
+def test_keras_notebook_shows_summaries_and_training():
+    text = _run_notebook("03_keras_models.ipynb")
+    assert 'Model: "small_cnn"' in text and " image (InputLayer)          [(None, 28, 28, 1)]       0" in text
+    assert "Total params: 2650 (10.35 KB)" in text
+    assert re.search(r"\['(conv2d\w*)/kernel:0', '\1/bias:0', '(conv2d_\d+)/kernel:0', '\2/bias:0'\]", text)
+    assert "Epoch 3/3" in text and "12/12 [==============================]" in text
+    assert "64 steps; first" in text

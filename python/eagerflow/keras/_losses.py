@@ -63,7 +63,7 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1, 
     from eagerflow.ops import array_ops, nn_impl
     y_pred = _float(y_pred)
     y_true = convert_to_tensor(y_true) if not isinstance(y_true, Tensor) else y_true
-    if not y_true.dtype.is_integer:
+    if y_true.dtype not in (dtypes.int32, dtypes.int64):  # floats, uint8 MNIST labels: Keras casts to int64
         y_true = math_ops.cast(y_true, dtypes.int64)
     if y_true.shape.rank is not None and y_pred.shape.rank is not None and y_true.shape.rank == y_pred.shape.rank:
         y_true = array_ops.squeeze(y_true, [-1])  # labels of shape [batch, 1]
