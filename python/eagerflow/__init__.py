@@ -33,7 +33,8 @@ from eagerflow.ops.reduction_ops import (argmax, argmin, cumsum, reduce_all, red
 from eagerflow.ops.linalg_ops import matmul
 from eagerflow.ops.einsum_ops import einsum, tensordot
 from eagerflow.ops.norm_ops import norm
-from eagerflow.ops.nn_ops import clip_by_norm
+from eagerflow.ops.nn_ops import clip_by_global_norm, clip_by_norm
+from eagerflow.ops.array_extras import broadcast_static_shape, is_tensor, meshgrid, repeat
 
 # --- arrays, slicing, creation (ops/array_ops.py, ops/slice_ops.py, ops/creation_ops.py) ---
 from eagerflow.ops.array_ops import (boolean_mask, broadcast_to, concat, expand_dims, gather, gather_nd, identity,
@@ -76,7 +77,7 @@ __all__ = ["Assert", "DType", "GradientTape", "Graph", "Module", "Operation", "R
            "TensorArray", "TensorShape", "TensorSpec", "UnconnectedGradients", "Variable", "VariableAggregation",
            "VariableSynchronization", "abs", "acos", "acosh", "add", "add_n", "argmax", "argmin", "as_dtype", "asin",
            "asinh", "assert_equal", "assert_greater", "assert_less", "assert_rank", "atan", "atan2", "atanh",
-           "autograph", "bitwise", "bool", "boolean_mask", "broadcast_to", "case", "cast", "clip_by_norm", "einsum", "norm", "tensordot",
+           "autograph", "bitwise", "bool", "boolean_mask", "broadcast_to", "case", "cast", "broadcast_static_shape", "clip_by_global_norm", "clip_by_norm", "einsum", "is_tensor", "meshgrid", "repeat", "norm", "tensordot",
            "clip_by_value", "compat", "complex64", "concat", "cond", "config", "constant", "convert_to_tensor", "cos",
            "cosh", "cumsum", "custom_gradient", "data", "debugging", "device", "divide", "double", "dtypes", "equal",
            "errors", "executing_eagerly", "exp", "expand_dims", "experimental", "eye", "fill", "float16", "float32",

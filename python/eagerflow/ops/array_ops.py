@@ -7,6 +7,7 @@ import numpy as np
 from eagerflow import _core
 from eagerflow.framework import dtypes
 from eagerflow.framework.tensor_shape import TensorShape
+from eagerflow.ops import reduction_ops
 from eagerflow.ops._execute import convert_to_tensor, execute, execute1
 
 Tensor = _core.Tensor
@@ -268,8 +269,13 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     covered = TensorShape(tshape[axis:axis + ndims_mask])
     if not covered.is_compatible_with(mask.shape):
         raise ValueError(f"Shapes {covered} and {mask.shape} are incompatible")
-    leading = int(np.prod(tshape[axis:axis + ndims_mask], dtype=np.int64))
-    tensor = reshape(tensor, tshape[:axis] + [leading] + tshape[axis + ndims_mask:])
+    if None in tshape:  # unknown dims (a graph): the merged shape from the runtime shape
+        dyn = shape(tensor)
+        merged = reduction_ops.reduce_prod(dyn[axis:axis + ndims_mask], keepdims=True)
+        tensor = reshape(tensor, concat([dyn[:axis], merged, dyn[axis + ndims_mask:]], 0))
+    else:
+        leading = int(np.prod(tshape[axis:axis + ndims_mask], dtype=np.int64))
+        tensor = reshape(tensor, tshape[:axis] + [leading] + tshape[axis + ndims_mask:])
     mask = reshape(mask, [-1])
     indices = squeeze(where(mask), axis=[1])
     return gather(tensor, indices, axis=axis)

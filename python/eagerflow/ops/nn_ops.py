@@ -1,4 +1,6 @@
 """tf.nn.softmax / log_softmax (Softmax, LogSoftmax ops) and tf.clip_by_norm composed from ops."""
+import collections.abc
+
 from eagerflow.framework import errors
 from eagerflow.ops import _execute, reduction_ops
 
@@ -57,3 +59,44 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     safe = ex("SelectV2", [positive, l2sum, ex("OnesLike", [l2sum])])
     l2norm = ex("SelectV2", [positive, ex("Sqrt", [safe]), l2sum])
     return ex("RealDiv", [ex("Mul", [t, clip_norm]), ex("Maximum", [l2norm, clip_norm])])
+
+
+def global_norm(t_list, name=None):
+    """sqrt(sum of the squared L2 norms of the tensors in `t_list`), None entries skipped."""
+    if not isinstance(t_list, collections.abc.Sequence) or isinstance(t_list, str):
+        raise TypeError(f"`t_list` should be a sequence of tensors. Received {type(t_list)}.")
+    ex = _execute.execute1
+    squares = []
+    for t in t_list:
+        if t is None:
+            continue
+        t = _execute.convert_to_tensor(t)
+        squares.append(ex("Sum", [ex("Mul", [t, t]), reduction_ops._axes(t, None)]))
+    if not squares:
+        return _execute.convert_to_tensor(0.0)
+    from eagerflow.ops import math_ops
+    return ex("Sqrt", [math_ops.add_n(squares)])
+
+
+def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
+    """Scales every tensor by clip_norm / max(global_norm, clip_norm); returns (tensors, global_norm).
+    An infinite global norm gives NaN tensors, as in TF."""
+    if not isinstance(t_list, collections.abc.Sequence) or isinstance(t_list, str):
+        raise TypeError(f"`t_list` should be a sequence of tensors. Received {type(t_list)}.")
+    t_list = list(t_list)
+    norm = global_norm(t_list) if use_norm is None else _execute.convert_to_tensor(use_norm)
+    ex = _execute.execute1
+    clip = _execute.convert_to_tensor(clip_norm, norm._dtype_enum)
+    one = ex("OnesLike", [norm])
+    # clip * min(1 / norm, 1 / clip), plus (norm - norm): NaN for an infinite or NaN norm, 0 otherwise
+    scale = ex("Mul", [clip, ex("Minimum", [ex("RealDiv", [one, norm]), ex("RealDiv", [one, clip])])])
+    scale = ex("AddV2", [scale, ex("Sub", [norm, norm])])
+    out = []
+    for t in t_list:
+        if t is None:
+            out.append(None)
+            continue
+        t = _execute.convert_to_tensor(t)
+        s = scale if t._dtype_enum == scale._dtype_enum else ex("Cast", [scale], {"DstT": t.dtype})
+        out.append(ex("Mul", [t, s]))
+    return out, norm
