@@ -9,6 +9,7 @@ from eagerflow.module.module import Module
 from eagerflow.ops import math_ops
 from eagerflow.ops.variables import Variable as _TFVariable
 from eagerflow.framework import nest
+from eagerflow.train._checkpoint import restore_deferred as _restore_deferred  # checkpoint values for new weights
 
 
 def _to_tensor(x, dtype):
@@ -101,6 +102,7 @@ class Layer(Module):
                 shape = nest.map_structure(shape_of, first) if first is not None else None
                 self.build(shape)
                 self.built = True
+                _restore_deferred(self)
             return self.call(*args, **kwargs)
 
     # --- tracking (Keras's order: own weights in creation order, then attributes as assigned) ------

@@ -11,6 +11,7 @@ from eagerflow.framework import dtypes
 from eagerflow.keras import _backend as backend
 from eagerflow.keras._optimizers.learning_rate_schedule import LearningRateSchedule
 from eagerflow.ops import math_ops, nn_ops, reduction_ops
+from eagerflow.train._checkpoint import restore_deferred as _restore_deferred  # checkpoint values for new slots
 
 _LR_MESSAGE = ("Argument `learning_rate` should be float, or an instance of LearningRateSchedule, or a callable "
                "(that takes in the current iteration value and returns the corresponding learning rate value). "
@@ -136,6 +137,7 @@ class Optimizer:
                 with backend.name_scope(self.name):
                     self.build(trainable_variables)
                 self.built = True
+                _restore_deferred(self)
             for v in trainable_variables:
                 if id(_base(v)) not in self._index:
                     raise ValueError(f"Unknown variable: {v!r}. This optimizer can only be called for the variables "
