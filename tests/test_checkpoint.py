@@ -194,6 +194,21 @@ def test_checkpoint_manager(tmp_path):
         tf.train.CheckpointManager(ckpt, d, max_to_keep=0)
 
 
+def test_checkpoint_manager_keeps_one_every_n_hours(tmp_path):
+    ckpt = tf.train.Checkpoint(v=tf.Variable(1.))
+    d = str(tmp_path)
+    manager = tf.train.CheckpointManager(ckpt, d, max_to_keep=1, keep_checkpoint_every_n_hours=1e-9)
+    for _ in range(3):
+        time.sleep(0.01)
+        manager.save()
+    assert manager.checkpoints == [os.path.join(d, "ckpt-3")]  # older ones are kept on disk, unmanaged
+    assert sorted(os.listdir(d)) == ["checkpoint"] + [f"ckpt-{i}.{ext}" for i in (1, 2, 3)
+                                                      for ext in ("data-00000-of-00001", "index")]
+    state = open(os.path.join(d, "checkpoint")).read().splitlines()
+    assert state[:2] == ['model_checkpoint_path: "ckpt-3"', 'all_model_checkpoint_paths: "ckpt-3"']
+    assert state[2].startswith("all_model_checkpoint_timestamps: ") and state[3].startswith("last_preserved_timestamp")
+
+
 def test_corrupt_truncated_and_missing_files(tmp_path):
     v = tf.Variable(np.arange(1000, dtype=np.float32))
     ckpt = tf.train.Checkpoint(v=v)
@@ -247,3 +262,26 @@ def test_killed_save_leaves_the_previous_checkpoint_intact(tmp_path):
     for name in os.listdir(tmp_path):  # every complete file name is a whole file
         if name.endswith(".index"):
             tf.train.load_checkpoint(str(tmp_path / name[:-6])).get_tensor("v/.ATTRIBUTES/VARIABLE_VALUE")
+
+
+def test_write_inside_a_function_saves_the_values_of_each_call(tmp_path):
+    v = tf.Variable(1.)
+    ckpt = tf.train.Checkpoint(v=v)
+    prefix = str(tmp_path / "fn" / "ck")
+
+    @tf.function
+    def train_and_write():
+        v.assign_add(1.)
+        return ckpt.write(prefix)
+
+    assert train_and_write().numpy() == prefix.encode()
+    assert tf.train.load_variable(prefix, "v/.ATTRIBUTES/VARIABLE_VALUE") == 2.
+    train_and_write()
+    assert tf.train.load_variable(prefix, "v/.ATTRIBUTES/VARIABLE_VALUE") == 3.
+
+    @tf.function
+    def save():
+        return ckpt.save(prefix)
+
+    with pytest.raises(NotImplementedError, match=r"Calling tf.train.Checkpoint.save\(\) from a function is not"):
+        save()

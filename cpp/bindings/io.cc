@@ -40,6 +40,12 @@ void init_io(py::module_& m) {
         }
         return py::bytes(bytes);
       })
+      .def("read_into", [](const BundleReader& r, const std::string& key, py::buffer out) {
+        py::buffer_info info = out.request(/*writable=*/true);
+        size_t size = static_cast<size_t>(info.size * info.itemsize);
+        py::gil_scoped_release release;
+        r.read_into(key, info.ptr, size);
+      })
       .def("read_strings", [](const BundleReader& r, const std::string& key) {
         py::list out;
         for (const auto& s : r.read_strings(key)) out.append(py::bytes(s));

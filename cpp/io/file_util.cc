@@ -1,6 +1,10 @@
 // File helpers: whole-file reads, temp-then-rename writes.
 #include "io/file_util.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -40,34 +44,63 @@ std::string temp_name(const std::string& path) {
   return path + ".tempstate" + std::to_string(rng());
 }
 
+namespace {
+constexpr size_t kBufferSize = 1 << 20;
+}  // namespace
+
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)), tmp_(temp_name(path_)) {
   std::error_code ec;
   auto dir = std::filesystem::path(path_).parent_path();
   if (!dir.empty()) std::filesystem::create_directories(dir, ec);
-  f_ = std::fopen(tmp_.c_str(), "wb");
-  if (!f_) {
+  fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) {
     Code code = errno == ENOENT ? Code::kNotFound
                 : errno == EACCES ? Code::kPermissionDenied : Code::kUnknown;
     throw_error(code, "Failed to create a file ", tmp_, ": ", std::strerror(errno));
   }
-  std::setvbuf(f_, nullptr, _IOFBF, 1 << 20);
+  buffer_.reserve(kBufferSize);
 }
 
 AtomicFile::~AtomicFile() {
-  if (f_) std::fclose(f_);
+  if (fd_ >= 0) ::close(fd_);
   if (!renamed_) std::remove(tmp_.c_str());
 }
 
+void AtomicFile::write_all(const char* p, size_t n) {
+  while (n > 0) {
+    ssize_t w = ::write(fd_, p, std::min<size_t>(n, size_t{1} << 30));
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      throw_error(Code::kResourceExhausted, "Failed to write to ", tmp_, ": ", std::strerror(errno));
+    }
+    p += w;
+    n -= static_cast<size_t>(w);
+  }
+}
+
+void AtomicFile::flush_buffer() {
+  write_all(buffer_.data(), buffer_.size());
+  buffer_.clear();
+}
+
 void AtomicFile::append(const void* data, size_t n) {
-  if (n && std::fwrite(data, 1, n, f_) != n)
-    throw_error(Code::kResourceExhausted, "Failed to write to ", tmp_, ": ", std::strerror(errno));
+  EF_REQUIRE(fd_ >= 0, Code::kFailedPrecondition, "File ", tmp_, " is closed");
+  const char* p = static_cast<const char*>(data);
+  if (buffer_.size() + n <= kBufferSize) {
+    buffer_.append(p, n);
+  } else {
+    flush_buffer();
+    if (n >= kBufferSize) write_all(p, n);
+    else buffer_.append(p, n);
+  }
   size_ += n;
 }
 
 void AtomicFile::close() {
-  if (!f_) return;
-  int rc = std::fclose(f_);
-  f_ = nullptr;
+  if (fd_ < 0) return;
+  flush_buffer();
+  int rc = ::close(fd_);
+  fd_ = -1;
   if (rc != 0) throw_error(Code::kResourceExhausted, "Failed to write ", tmp_, ": ", std::strerror(errno));
 }
 

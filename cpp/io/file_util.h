@@ -1,5 +1,6 @@
 // Whole-file reads and atomic file replacement for the writers of cpp/io.
 #pragma once
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -30,8 +31,12 @@ class AtomicFile {
   void commit() { close(); rename(); }
 
  private:
+  void write_all(const char* p, size_t n);
+  void flush_buffer();
+
   std::string path_, tmp_;
-  std::FILE* f_ = nullptr;
+  int fd_ = -1;
+  std::string buffer_;  // small appends are gathered; large ones go straight to write(2)
   uint64_t size_ = 0;
   bool renamed_ = false;
 };

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <future>
 #include <stdexcept>
 
 #include "core/errors.h"
@@ -118,9 +119,15 @@ BundleEntry& BundleWriter::start(const std::string& key, int dtype, const std::v
 void BundleWriter::add(const std::string& key, int dtype, const std::vector<int64_t>& shape,
                        const void* data, size_t size) {
   BundleEntry& e = start(key, dtype, shape);
-  data_.append(data, size);
   e.size = static_cast<int64_t>(size);
-  e.crc32c = crc32c(data, size);
+  if (size >= (size_t{8} << 20)) {  // large: checksum on another core while the bytes are written
+    auto crc = std::async(std::launch::async, [data, size] { return crc32c(data, size); });
+    data_.append(data, size);
+    e.crc32c = crc.get();
+  } else {
+    data_.append(data, size);
+    e.crc32c = crc32c(data, size);
+  }
 }
 
 void BundleWriter::add_strings(const std::string& key, const std::vector<int64_t>& shape,
@@ -204,17 +211,21 @@ const BundleEntry& BundleReader::entry(const std::string& key) const {
   return it->second;
 }
 
-std::string BundleReader::read_raw(const BundleEntry& e) const {
+void BundleReader::read_raw_into(const BundleEntry& e, char* dst) const {
   std::string path = bundle_data_path(prefix_, e.shard_id, num_shards_);
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) throw_error(Code::kNotFound, path, "; No such file or directory");
-  std::string out(static_cast<size_t>(e.size), '\0');
-  bool ok = std::fseek(f, static_cast<long>(e.offset), SEEK_SET) == 0 &&
-            std::fread(out.data(), 1, out.size(), f) == out.size();
+  size_t n = static_cast<size_t>(e.size);
+  bool ok = std::fseek(f, static_cast<long>(e.offset), SEEK_SET) == 0 && std::fread(dst, 1, n, f) == n;
   std::fclose(f);
   if (!ok)
     throw_error(Code::kDataLoss, "TensorBundle at ", prefix_, " shard ", e.shard_id,
                 ": truncated data file ", path, " (wanted ", e.size, " bytes at offset ", e.offset, ")");
+}
+
+std::string BundleReader::read_raw(const BundleEntry& e) const {
+  std::string out(static_cast<size_t>(e.size), '\0');
+  read_raw_into(e, out.data());
   return out;
 }
 
@@ -231,6 +242,15 @@ std::string BundleReader::read(const std::string& key) const {
   uint32_t got = crc32c(out.data(), out.size());
   if (got != e.crc32c) checksum_error(e, got);
   return out;
+}
+
+void BundleReader::read_into(const std::string& key, void* dst, size_t size) const {
+  const BundleEntry& e = entry(key);
+  EF_INVALID(e.dtype != kDtString, "Key ", key, " holds strings");
+  EF_INVALID(static_cast<int64_t>(size) == e.size, "Key ", key, " holds ", e.size, " bytes, not ", size);
+  read_raw_into(e, static_cast<char*>(dst));
+  uint32_t got = crc32c(dst, size);
+  if (got != e.crc32c) checksum_error(e, got);
 }
 
 std::vector<std::string> BundleReader::read_strings(const std::string& key) const {

@@ -56,10 +56,13 @@ class BundleReader {
   bool contains(const std::string& key) const { return entries_.count(key) > 0; }
   const BundleEntry& entry(const std::string& key) const;  // NotFound for a missing key
   std::string read(const std::string& key) const;          // numeric dtypes: raw bytes
+  // Reads a numeric entry straight into `dst` (exactly entry(key).size bytes), checksum verified.
+  void read_into(const std::string& key, void* dst, size_t size) const;
   std::vector<std::string> read_strings(const std::string& key) const;
 
  private:
   std::string read_raw(const BundleEntry& e) const;
+  void read_raw_into(const BundleEntry& e, char* dst) const;
   [[noreturn]] void checksum_error(const BundleEntry& e, uint32_t got) const;
   std::string prefix_;
   int num_shards_ = 1;

@@ -3,7 +3,12 @@ events): varints, length-delimited and fixed-width fields. The decoder checks ev
 import struct
 
 
+_SMALL = [bytes((i,)) for i in range(128)]
+
+
 def varint(n):
+    if 0 <= n < 128:
+        return _SMALL[n]
     n &= (1 << 64) - 1
     out = bytearray()
     while n >= 0x80:

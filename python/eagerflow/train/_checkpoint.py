@@ -14,8 +14,9 @@ import weakref
 import numpy as np
 
 from eagerflow import _core
-from eagerflow.framework import errors
+from eagerflow.framework import dtypes, errors
 from eagerflow.framework.ops import init_scope
+from eagerflow.ops.script_ops import py_function
 from eagerflow.ops.variables import Variable
 from eagerflow.train import _checkpoint_management as management
 from eagerflow.train import _object_graph as object_graph
@@ -61,11 +62,13 @@ def tensor_from_bundle(reader, key):
     if np_dtype is None:
         raise errors.UnimplementedError(None, None, f"Reading checkpoint tensors of DataType {dtype} ({key}) is "
                                                     f"not supported")
-    array = np.frombuffer(reader.read(key), dtype=np_dtype)
-    if array.size != int(np.prod(shape, dtype=np.int64)):
-        raise errors.DataLossError(None, None, f"Checkpoint entry {key} holds {array.size} elements for shape "
-                                               f"{list(shape)}")
-    return array.reshape(shape)
+    array = np.empty(shape, dtype=np_dtype)
+    try:
+        reader.read_into(key, array.reshape(-1).view(np.uint8))
+    except errors.InvalidArgumentError as e:
+        raise errors.DataLossError(None, None, f"Checkpoint entry {key} does not hold shape {list(shape)} of "
+                                               f"{np.dtype(np_dtype).name}: {e.message}") from None
+    return array
 
 
 class _Restoration:
@@ -295,8 +298,14 @@ class Checkpoint:
 
     # --- saving ------------------------------------------------------------------------------------
     def write(self, file_prefix, options=None):
-        """Writes a checkpoint at `file_prefix` (no numbering, no state file); returns the prefix."""
-        file_prefix = os.fspath(file_prefix)
+        """Writes a checkpoint at `file_prefix` (no numbering, no state file); returns the prefix. Inside a
+        tf.function it adds a stateful op that writes the variables' values as of its turn on every call."""
+        if _core.current_graph() is not None:
+            return py_function(lambda prefix: self._write(prefix.numpy().decode()), [os.fspath(file_prefix)],
+                               dtypes.string)
+        return self._write(os.fspath(file_prefix))
+
+    def _write(self, file_prefix):
         objects, paths = trackable.breadth_first(self._graph_root())
         ids = {id(o): i for i, o in enumerate(objects)}
         nodes, values = [], []
@@ -313,12 +322,11 @@ class Checkpoint:
         _mark_values(nodes)
         writer = _core.BundleWriter(file_prefix)
         for key, variable in values:
-            value = variable.numpy()
+            value = variable.value()._numpy()  # a view of the immutable current value: no copy
             if variable.dtype.name == "string":
                 flat = np.asarray(value, dtype=object).reshape(-1)
                 writer.add_strings(key, list(np.shape(value)), [bytes(s) for s in flat])
             else:
-                value = np.asarray(value)
                 flat = np.ascontiguousarray(value).reshape(-1).view(np.uint8)  # ascontiguousarray makes 0-d 1-d
                 writer.add(key, variable.dtype.as_datatype_enum, list(value.shape), flat)
         writer.add_strings(OBJECT_GRAPH_KEY, [], [object_graph.encode(nodes)])
@@ -327,6 +335,12 @@ class Checkpoint:
 
     def save(self, file_prefix, options=None):
         """Writes `<file_prefix>-<save_counter>` and records it in the directory's `checkpoint` file."""
+        if _core.current_graph() is not None:
+            raise NotImplementedError(
+                "Calling tf.train.Checkpoint.save() from a function is not supported, as save() modifies saving "
+                "metadata in ways not supported by TensorFlow Operations. Consider using tf.train.Checkpoint.write(), "
+                "a lower-level API which does not update metadata. tf.train.latest_checkpoint and related APIs will "
+                "not see this checkpoint.")
         file_prefix = os.fspath(file_prefix)
         counter = self.save_counter
         with init_scope():
