@@ -130,12 +130,15 @@ def test_tensorflows_summary_iterator_reads_eagerflows_events(tmp_path):
         tf.summary.histogram("h", [1., 2., 2., 5.], step=3, buckets=3)
         tf.summary.text("t", ["a", "b"], step=4)
         tf.summary.image("img", np.zeros((1, 2, 3, 1), np.uint8), step=5)
+        tf.summary.graph(tf.function(lambda x: x * 2.).get_concrete_function(tf.constant(1.)).graph)
     writer.close()
     path = os.path.join(str(tmp_path), os.listdir(tmp_path)[0])
     out = run_tf("""
         for e in tf.compat.v1.train.summary_iterator(sys.argv[1]):
             if e.file_version:
                 print(e.file_version)
+            if e.graph_def:
+                print([(n.name, n.op, list(n.input)) for n in tf.compat.v1.GraphDef.FromString(e.graph_def).node])
             for v in e.summary.value:
                 t = tf.make_ndarray(v.tensor)
                 t = (list(t[:2]) + [tf.io.decode_png(t[2]).shape.as_list()]) if v.tag == "img" else t.tolist()
@@ -149,4 +152,6 @@ def test_tensorflows_summary_iterator_reads_eagerflows_events(tmp_path):
         "[3.6666666666666665, 5.0, 1.0]]",
         "4 t text [b'a', b'b']",
         "5 img images [b'3', b'2', [2, 3, 1]]",
+        "[('x', 'Placeholder', []), ('Const', 'Const', []), ('mul', 'Mul', ['x', 'Const']), "
+        "('Identity', 'Identity', ['mul'])]",
     ]

@@ -147,6 +147,7 @@ def test_tensorboard_reads_every_summary_kind(tmp_path):
         tf.summary.histogram("weights", [1., 2., 2., 5.], step=1, buckets=3)
         tf.summary.text("note", "**hello**", step=1)
         tf.summary.image("img", np.ones((1, 4, 5, 3), np.float32), step=1)
+        tf.summary.graph(tf.function(lambda x: x * 2.).get_concrete_function(tf.constant(1.)).graph)
     writer.close()
     acc = event_accumulator.EventAccumulator(str(tmp_path), size_guidance={event_accumulator.TENSORS: 0})
     acc.Reload()
@@ -157,5 +158,25 @@ def test_tensorboard_reads_every_summary_kind(tmp_path):
     assert acc.SummaryMetadata("loss").plugin_data.plugin_name == "scalars"
     np.testing.assert_allclose(tensor_util.make_ndarray(acc.Tensors("weights")[0].tensor_proto)[:, 2], [3., 0., 1.])
     assert tensor_util.make_ndarray(acc.Tensors("note")[0].tensor_proto) == b"**hello**"
+    assert acc.Tags()["graph"] and [n.op for n in acc.Graph().node] == ["Placeholder", "Const", "Mul", "Identity"]
     img = tensor_util.make_ndarray(acc.Tensors("img")[0].tensor_proto)
     assert list(img[:2]) == [b"5", b"4"] and img[2].startswith(b"\x89PNG")
+
+
+def test_graph_summary_writes_a_graph_def(tmp_path):
+    @tf.function
+    def f(x):
+        return tf.nn.relu(tf.matmul(x, x) + 1.)
+
+    graph = f.get_concrete_function(tf.TensorSpec([2, 2], tf.float32)).graph
+    writer = tf.summary.create_file_writer(str(tmp_path))
+    assert not tf.summary.graph(graph).numpy()  # no default writer
+    with writer.as_default():
+        assert tf.summary.graph(graph).numpy()
+    writer.close()
+    event = dict(fields(_records(tmp_path)[1]))
+    nodes = [dict(fields(value)) for field, value in fields(event[4]) if field == 1]
+    assert [(n[1], n[2]) for n in nodes] == [(b"x", b"Placeholder"), (b"MatMul", b"MatMul"), (b"Const", b"Const"),
+                                             (b"add", b"AddV2"), (b"Relu", b"Relu"), (b"Identity", b"Identity")]
+    add = [v for field, v in fields(event[4]) if field == 1][3]
+    assert [v for field, v in fields(add) if field == 3] == [b"MatMul", b"Const"]

@@ -165,3 +165,19 @@ def _write_raw(tag, tensor, step, metadata):
 def should_record_summaries():
     """Whether summaries would be recorded here (a default writer and a true record_if condition)."""
     return constant(_writer.default_writer() is not None and _writer.recording_condition())
+
+
+def graph(graph_data):
+    """Writes a tf.Graph (or its GraphDef) for TensorBoard's graph dashboard; True when written."""
+    writer = _writer.default_writer()
+    if writer is None or not _writer.recording_condition():
+        return constant(False)
+    if isinstance(graph_data, bytes):
+        data = graph_data
+    else:
+        graph_def = graph_data.as_graph_def() if hasattr(graph_data, "as_graph_def") else graph_data
+        if not hasattr(graph_def, "node"):
+            raise TypeError(f"graph_data must be a tf.Graph or a GraphDef, got {type(graph_data).__name__}")
+        data = _event.graph_def(graph_def.node)
+    writer._write_event(_event.graph_event(time.time(), data))  # pylint: disable=protected-access
+    return constant(True)
