@@ -180,3 +180,33 @@ def test_graph_summary_writes_a_graph_def(tmp_path):
                                              (b"add", b"AddV2"), (b"Relu", b"Relu"), (b"Identity", b"Identity")]
     add = [v for field, v in fields(event[4]) if field == 1][3]
     assert [v for field, v in fields(add) if field == 3] == [b"MatMul", b"Const"]
+
+
+def test_trace_export_writes_the_graphs_traced_since_trace_on(tmp_path):
+    @tf.function
+    def before(x):
+        return x + 1.
+
+    @tf.function
+    def traced(x):
+        return x * 2.
+
+    before(tf.constant(1.))
+    writer = tf.summary.create_file_writer(str(tmp_path))
+    tf.summary.trace_on(graph=True)
+    traced(tf.constant(1.))
+    before(tf.constant(1.))  # already traced: not collected
+    with writer.as_default():
+        assert tf.summary.trace_export(name="my_trace", step=3).numpy()
+        assert not tf.summary.trace_export(name="again", step=4).numpy()  # trace_export stopped tracing
+    writer.close()
+    records = _records(tmp_path)[1:]
+    assert len(records) == 1 and _step(records[0]) == 3
+    event = dict(fields(records[0]))
+    value = dict(fields(dict(fields(event[5]))[1]))
+    assert value[1] == b"my_trace" and b"graph_run_metadata_graph" in value[9]
+    run_metadata = dict(fields(value[8]))[8]  # the string_val of the scalar string tensor
+    graphs = [dict(fields(fg))[2] for field, fg in fields(run_metadata) if field == 4]
+    assert len(graphs) == 1
+    assert [dict(fields(n))[2] for f, n in fields(graphs[0]) if f == 1] == [b"Placeholder", b"Const", b"Mul",
+                                                                           b"Identity"]
