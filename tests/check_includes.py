@@ -9,7 +9,7 @@ import re
 import sys
 
 # Bottom up. The layer of a file is its first folder under cpp/ (graph/passes is part of graph).
-LAYERS = ("core", "ops", "kernels", "eager", "graph", "autodiff", "bindings")
+LAYERS = ("core", "ops", "kernels", "eager", "graph", "autodiff", "io", "bindings")
 SUFFIXES = {".h", ".hpp", ".cc", ".cpp", ".cu", ".cuh"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 

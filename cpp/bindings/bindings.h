@@ -20,4 +20,5 @@ void init_logging(py::module_& m);
 void init_function(py::module_& m);  // tf.function's C++ call path
 void init_tape(py::module_& m);      // tf.GradientTape's recorder (bindings/tape.cc)
 void init_data(py::module_& m);      // tf.data: pipeline waits release the GIL (bindings/data.cc)
+void init_io(py::module_& m);        // checkpoints and event files (bindings/io.cc)
 }  // namespace ef

@@ -18,4 +18,5 @@ PYBIND11_MODULE(_core, m) {
   ef::init_py_func(m);
   ef::init_tape(m);
   ef::init_data(m);
+  ef::init_io(m);
 }

@@ -66,7 +66,7 @@ from eagerflow.module import Module
 
 # --- namespaces: tf.math, tf.nn, ..., tf.keras ---
 from eagerflow import (autograph, bitwise, compat, config, data, debugging, dtypes, errors, experimental, keras,
-                       linalg, math, nn, random, strings, types)
+                       linalg, math, nn, random, strings, summary, train, types)
 from eagerflow.util import nest
 from eagerflow import raw_ops
 
@@ -89,6 +89,6 @@ __all__ = ["Assert", "DType", "GradientTape", "Graph", "Module", "Operation", "R
            "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod",
            "reduce_sum", "reshape", "resource", "reverse", "round", "scalar_mul", "scatter_nd", "shape", "sigmoid",
            "sign", "sin", "sinh", "size", "slice", "split", "sqrt", "square", "squeeze", "stack", "stop_gradient",
-           "strided_slice", "string", "strings", "subtract", "switch_case", "tan", "tanh", "tile", "transpose",
+           "strided_slice", "string", "strings", "subtract", "summary", "switch_case", "tan", "tanh", "tile", "train", "transpose",
            "truediv", "truncatediv", "truncatemod", "types", "uint8", "unstack", "variant", "where", "while_loop",
            "zeros", "zeros_like"]

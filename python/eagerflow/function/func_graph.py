@@ -22,10 +22,17 @@ class _PlaceholderContext(PlaceholderContext):
         self.placeholders = []
 
 
+# Callables given each finished trace's FuncGraph (tf.summary.trace_on collects the graphs with one).
+trace_observers = []
+
+
 def trace(python_function, name, params, types):
     """Traces `python_function` under TF's variable-creation rule (see variable_policy.py: only the
     first trace may create tf.Variables, and then the function is traced again)."""
-    return variable_policy.trace_with_policy(_trace_once, python_function, name, params, types)
+    graph = variable_policy.trace_with_policy(_trace_once, python_function, name, params, types)
+    for observe in list(trace_observers):
+        observe(graph)
+    return graph
 
 
 def _trace_once(python_function, name, params, types):

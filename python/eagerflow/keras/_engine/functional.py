@@ -63,6 +63,15 @@ def _check_symbolic(structure, what):
 class Functional(Model):
     """tf.keras.Model(inputs, outputs): runs the recorded layer calls in order on real tensors."""
 
+    _untracked_attributes = Model._untracked_attributes | {
+        "_nested_inputs", "_nested_outputs", "_flat_inputs", "_flat_outputs", "_run_nodes", "_nodes_by_depth",
+        "_functional_layers"}
+
+    @property
+    def _tracked_layers(self):
+        """The layers a checkpoint names layer-N / layer_with_weights-N (Keras 2: `model.layers`)."""
+        return self._functional_layers
+
     def __init__(self, inputs, outputs, name=None, trainable=True, **kwargs):
         _check_symbolic(inputs, "Input")
         _check_symbolic(outputs, "Output")

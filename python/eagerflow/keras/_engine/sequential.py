@@ -12,6 +12,12 @@ class Sequential(Functional):
     InputLayer, `build(shape)`, or the first call's data) it also records them as a functional graph, which
     gives it `inputs`, `outputs` and the output shapes of `summary()` (Keras 2)."""
 
+    _untracked_attributes = Functional._untracked_attributes | {"_stack", "_input_layer"}
+
+    @property
+    def _tracked_layers(self):
+        return self._stack
+
     def __init__(self, layers=None, name=None):
         Model.__init__(self, name=name or backend.auto_name("sequential"))
         self._stack = []

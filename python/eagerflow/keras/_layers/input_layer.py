@@ -11,6 +11,8 @@ from eagerflow.keras._layers.layer import Layer
 class InputLayer(Layer):
     """Holds the KerasTensor a functional model starts from (its `output`)."""
 
+    _untracked_attributes = Layer._untracked_attributes | {"_input_tensor"}
+
     def __init__(self, input_shape=None, batch_size=None, dtype=None, input_tensor=None, sparse=None, name=None,
                  ragged=None, type_spec=None, **kwargs):
         batch_input_shape = kwargs.pop("batch_input_shape", None) or kwargs.pop("batch_shape", None)

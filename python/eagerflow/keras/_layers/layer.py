@@ -15,6 +15,7 @@ from eagerflow.keras import _backend as backend, _initializers as initializers, 
 from eagerflow.module.module import Module
 from eagerflow.ops import math_ops
 from eagerflow.ops.variables import Variable as _TFVariable
+from eagerflow.train._checkpoint import restore_deferred as _restore_deferred  # checkpoint values for new weights
 
 _ALLOWED_KWARGS = frozenset(["input_dim", "input_shape", "batch_input_shape", "batch_size", "weights",
                              "activity_regularizer", "autocast", "implementation"])
@@ -73,6 +74,10 @@ def accepts_training(layer):
 
 class Layer(Module):
     """tf.keras.layers.Layer: subclass with `build(input_shape)` (optional) and `call(inputs)`."""
+
+    # bookkeeping that checkpoints do not save as dependencies
+    _untracked_attributes = frozenset(["_inbound_nodes", "_eager_losses", "_callable_losses",
+                                       "_activity_regularizer", "_initial_weights"])
 
     def __init__(self, trainable=True, name=None, dtype=None, dynamic=False, **kwargs):
         for key in kwargs:
@@ -256,6 +261,7 @@ class Layer(Module):
         if self.__dict__.get("_initial_weights") is not None:
             self.set_weights(self._initial_weights)
             self._initial_weights = None
+        _restore_deferred(self)
 
     def compute_output_shape(self, input_shape):
         raise NotImplementedError(f"Please run in eager mode or implement the compute_output_shape method on "

@@ -12,6 +12,7 @@ from eagerflow.framework.tf_logging import get_logger
 from eagerflow.ops.variables import Variable
 from eagerflow.keras._optimizers.learning_rate_schedule import LearningRateSchedule
 from eagerflow.ops import math_ops, nn_ops, reduction_ops
+from eagerflow.train._checkpoint import restore_deferred as _restore_deferred  # checkpoint values for new slots
 
 
 class CallableList(list):
@@ -167,6 +168,7 @@ class Optimizer:
             if not self.built:
                 self.build(trainable_variables)
                 self.built = True
+                _restore_deferred(self)
             for v in trainable_variables:
                 if id(_base(v)) not in self._index:
                     raise ValueError(f"Unknown variable: {v!r}. This optimizer can only be called for the variables "
