@@ -1,6 +1,7 @@
 """tf.keras.callbacks (Keras 2): hooks called by fit/evaluate/predict, History, the progress bar logger,
 early stopping, learning-rate control, NaN termination."""
 import logging
+import os
 import sys
 
 import numpy as np
@@ -467,6 +468,89 @@ class EarlyStopping(Callback):
 
 def _get_lr(model):
     return float(np.asarray(to_python(model.optimizer.learning_rate)))
+
+
+class ModelCheckpoint(Callback):
+    """Saves the model's weights (TF checkpoint format) every epoch or every `save_freq` batches; with
+    `save_best_only`, only when `monitor` improves. `filepath` may hold `{epoch:02d}` and log keys."""
+
+    def __init__(self, filepath, monitor="val_loss", verbose=0, save_best_only=False, save_weights_only=False,
+                 mode="auto", save_freq="epoch", options=None, initial_value_threshold=None, **kwargs):
+        super().__init__()
+        if not save_weights_only:
+            raise NotImplementedError("ModelCheckpoint(save_weights_only=False) saves whole models "
+                                      "(model.save: SavedModel or .keras), which eagerflow does not have; use "
+                                      "save_weights_only=True (TF checkpoints that model.load_weights reads).")
+        if save_freq != "epoch" and not isinstance(save_freq, int):
+            raise ValueError(f"Unrecognized save_freq: {save_freq}")
+        self.monitor, self.verbose, self.filepath = monitor, verbose, os.fspath(filepath)
+        self.save_best_only, self.save_weights_only, self.save_freq = save_best_only, save_weights_only, save_freq
+        self.period = kwargs.pop("period", 1)
+        self.epochs_since_last_save = 0
+        self._batches_seen_since_last_saving = 0
+        self._last_batch_seen = -1
+        self._current_epoch = 0
+        if mode not in ("auto", "min", "max"):
+            _log.warning("ModelCheckpoint mode %s is unknown, fallback to auto mode.", mode)
+            mode = "auto"
+        if mode == "max" or (mode == "auto" and ("acc" in monitor or monitor.startswith("fmeasure"))):
+            self.monitor_op, default = np.greater, -np.inf
+        else:
+            self.monitor_op, default = np.less, np.inf
+        self.best = default if initial_value_threshold is None else initial_value_threshold
+
+    def on_epoch_begin(self, epoch, logs=None):
+        self._current_epoch = epoch
+
+    def on_train_batch_end(self, batch, logs=None):
+        if self.save_freq == "epoch":
+            return
+        add = batch + 1 if batch <= self._last_batch_seen else batch - self._last_batch_seen
+        self._batches_seen_since_last_saving += add
+        self._last_batch_seen = batch
+        if self._batches_seen_since_last_saving >= self.save_freq:
+            self._batches_seen_since_last_saving = 0
+            self._save_model(self._current_epoch, batch, logs)
+
+    def on_epoch_end(self, epoch, logs=None):
+        self.epochs_since_last_save += 1
+        if self.save_freq == "epoch":
+            self._save_model(epoch, None, logs)
+
+    def _file_path(self, epoch, batch, logs):
+        try:
+            if batch is None or "batch" in logs:
+                return self.filepath.format(epoch=epoch + 1, **logs)
+            return self.filepath.format(epoch=epoch + 1, batch=batch + 1, **logs)
+        except KeyError as e:
+            raise KeyError(f'Failed to format this callback filepath: "{self.filepath}". Reason: {e}') from None
+
+    def _save_model(self, epoch, batch, logs):
+        if not (isinstance(self.save_freq, int) or self.epochs_since_last_save >= self.period):
+            return
+        logs = {k: float(v) if hasattr(v, "numpy") or isinstance(v, np.generic) else v
+                for k, v in (logs or {}).items()}
+        self.epochs_since_last_save = 0
+        filepath = self._file_path(epoch, batch, logs)
+        if os.path.isdir(filepath):
+            raise IOError("Please specify a non-directory filepath for ModelCheckpoint. Filepath used is an "
+                          f"existing directory: {filepath}")
+        if self.save_best_only:
+            current = logs.get(self.monitor)
+            if current is None:
+                _log.warning("Can save best model only with %s available, skipping.", self.monitor)
+            elif self.monitor_op(current, self.best):
+                if self.verbose > 0:
+                    print(f"\nEpoch {epoch + 1}: {self.monitor} improved from {self.best:.5f} to {current:.5f}, "
+                          f"saving model to {filepath}")
+                self.best = current
+                self.model.save_weights(filepath, overwrite=True)
+            elif self.verbose > 0:
+                print(f"\nEpoch {epoch + 1}: {self.monitor} did not improve from {self.best:.5f}")
+        else:
+            if self.verbose > 0:
+                print(f"\nEpoch {epoch + 1}: saving model to {filepath}")
+            self.model.save_weights(filepath, overwrite=True)
 
 
 class LearningRateScheduler(Callback):

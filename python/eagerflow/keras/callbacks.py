@@ -1,7 +1,7 @@
 """tf.keras.callbacks: hooks into fit/evaluate/predict."""
 from eagerflow.keras._callbacks import (Callback, CallbackList, EarlyStopping, History,  # noqa: F401
-                                        LambdaCallback, LearningRateScheduler, ProgbarLogger, ReduceLROnPlateau,
-                                        TerminateOnNaN)
+                                        LambdaCallback, LearningRateScheduler, ModelCheckpoint, ProgbarLogger,
+                                        ReduceLROnPlateau, TerminateOnNaN)
 
 __all__ = ["Callback", "CallbackList", "EarlyStopping", "History", "LambdaCallback", "LearningRateScheduler",
-           "ProgbarLogger", "ReduceLROnPlateau", "TerminateOnNaN"]
+           "ModelCheckpoint", "ProgbarLogger", "ReduceLROnPlateau", "TerminateOnNaN"]
