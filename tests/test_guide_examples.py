@@ -51,7 +51,8 @@ SPECIAL = {
 }
 # Examples that need other settings: E-14 asserts batches of exactly 32 rows and compares the mean of
 # the first and the last 100 losses, so its training set is a multiple of 32 with over 200 steps.
-EXAMPLE_ENV = {"E-14_mnist_custom_training_loop.py": {"GUIDE_MNIST_N": "2176"}}
+EXAMPLE_ENV = {"E-14_mnist_custom_training_loop.py": {"GUIDE_MNIST_N": "2176"},
+               "E-15_plot_loss_history.py": {"GUIDE_MNIST_N": "2176"}}
 
 
 def _seconds(line):

@@ -50,3 +50,4 @@ def test_keras_notebook_shows_summaries_and_training():
     assert re.search(r"\['(conv2d\w*)/kernel:0', '\1/bias:0', '(conv2d_\d+)/kernel:0', '\2/bias:0'\]", text)
     assert "Epoch 3/3" in text and "12/12 [==============================]" in text
     assert "64 steps; first" in text
+    assert "saved loss_history.png" in text  # matplotlib comes with the test extras
