@@ -88,7 +88,7 @@ class ParallelMapDataset final : public DatasetBase {
       bool cancelled = false;
       blocking_region([&] {
         std::unique_lock<std::mutex> l(state_->mu);
-        state_->cv.wait(l, [&] { return state_->results.count(state_->next_out) > 0 || state_->cancelled; });
+        wait_interruptible(state_->cv, l, [&] { return state_->results.count(state_->next_out) > 0 || state_->cancelled; });
         auto it = state_->results.find(state_->next_out);
         if (it == state_->results.end()) {
           cancelled = true;
