@@ -98,6 +98,31 @@ def test_text_line_bad_arguments(files):
     assert values(tf.data.TextLineDataset(name, compression_type="")) == [b"x", b"y"]
 
 
+def test_gzip_and_zlib_files(files):
+    gzip = pytest.importorskip("gzip")
+    zlib = pytest.importorskip("zlib")
+    (files / "z1.gz").write_bytes(gzip.compress(b"a\r\nb\n\nc"))
+    (files / "z2.gz").write_bytes(gzip.compress(b"x\n") + gzip.compress(b"y\nz"))  # two members
+    (files / "z3.zz").write_bytes(zlib.compress(b"p\nq\n"))
+    lines = [b"line %d " % i * (i % 7) for i in range(3000)]
+    (files / "big.gz").write_bytes(gzip.compress(b"\n".join(lines)))
+    try:
+        got = values(tf.data.TextLineDataset([str(files / "z1.gz"), str(files / "z2.gz")], compression_type="GZIP"))
+    except tf.errors.UnimplementedError:
+        pytest.skip("built without zlib")
+    assert got == [b"a", b"b", b"", b"c", b"x", b"y", b"z"]
+    assert values(tf.data.TextLineDataset(str(files / "z3.zz"), compression_type="ZLIB")) == [b"p", b"q"]
+    assert values(tf.data.TextLineDataset(str(files / "big.gz"), compression_type="GZIP", buffer_size=100)) == lines
+    (files / "trunc.gz").write_bytes(gzip.compress(b"hello\nworld\n" * 100)[:30])
+    short = values(tf.data.TextLineDataset(str(files / "trunc.gz"), compression_type="GZIP"))
+    assert short[:2] == [b"hello", b"world"] and len(short) < 200  # TF: what could be decoded
+    (files / "bad.gz").write_bytes(b"not gzip data at all")
+    for name, kind in (("bad.gz", "GZIP"), ("z1.gz", "ZLIB")):
+        with pytest.raises(tf.errors.DataLossError,
+                           match=r"inflate\(\) failed with error -3: incorrect header check"):
+            values(tf.data.TextLineDataset(str(files / name), compression_type=kind))
+
+
 def test_matching_files_and_glob(files, monkeypatch):
     (files / ".hidden.txt").write_bytes(b"")
     (files / "sub").mkdir()

@@ -2,6 +2,7 @@
 // or directory" as NotFound), glob matching as MatchingFiles does it.
 #pragma once
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,15 +11,22 @@ namespace ef {
 // Throws TF's error for errno `err` on `filename` (NotFound, PermissionDenied, ...).
 [[noreturn]] void throw_file_error(const std::string& filename, int err);
 
+// A source of bytes read in order.
+class InputStream {
+ public:
+  virtual ~InputStream() = default;
+  // Up to n bytes into buf; 0 at the end.
+  virtual size_t read(char* buf, size_t n) = 0;
+};
+
 // A file opened for reading; a directory is FailedPrecondition "<name>; Is a directory".
-class ReadableFile {
+class ReadableFile final : public InputStream {
  public:
   explicit ReadableFile(const std::string& filename);
-  ~ReadableFile();
+  ~ReadableFile() override;
   ReadableFile(const ReadableFile&) = delete;
   ReadableFile& operator=(const ReadableFile&) = delete;
-  // Up to n bytes into buf; 0 at the end.
-  size_t read(char* buf, size_t n);
+  size_t read(char* buf, size_t n) override;
 
  private:
   std::string name_;
@@ -31,5 +39,14 @@ class ReadableFile {
 std::vector<std::string> matching_files(const std::string& pattern);
 
 bool file_exists(const std::string& path);
+
+// `filename` opened as TF's readers open it: compression_type "" (plain), "GZIP" or "ZLIB"
+// (InvalidArgument "Unsupported compression_type." otherwise; Unimplemented for GZIP/ZLIB in a
+// build without zlib). A corrupt stream is DataLoss "inflate() failed with error <n>: <why>"; a
+// truncated one ends where its data ends, as TF's.
+std::unique_ptr<InputStream> open_input(const std::string& filename, const std::string& compression_type,
+                                        size_t buffer_size);
+// Throws unless compression_type is one open_input takes.
+void check_compression_type(const std::string& compression_type);
 
 }  // namespace ef

@@ -1,6 +1,6 @@
-// TextLineDataset: the lines of text files, in file order, without their "\n" (or "\r\n"; a
-// trailing "\r" at the end of a file goes too, as TF's reader drops it). A file is opened when
-// the iterator reaches it, so a missing file is an error of iteration, naming the file.
+// TextLineDataset: the lines of text files (plain, GZIP or ZLIB), in file order, without their
+// "\n" (or "\r\n"; a trailing "\r" at the end of a file goes too, as TF's reader drops it). A
+// file is opened when the iterator reaches it, so a missing file is an error of iteration.
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -16,8 +16,9 @@ constexpr size_t kDefaultBufferSize = 256 << 10;
 
 class TextLineDataset final : public DatasetBase {
  public:
-  TextLineDataset(std::vector<std::string> filenames, size_t buffer_size)
-      : DatasetBase({DType::kString}, {Shape()}), filenames_(std::move(filenames)), buffer_size_(buffer_size) {}
+  TextLineDataset(std::vector<std::string> filenames, std::string compression, size_t buffer_size)
+      : DatasetBase({DType::kString}, {Shape()}), filenames_(std::move(filenames)),
+        compression_(std::move(compression)), buffer_size_(buffer_size) {}
   int64_t cardinality() const override { return kUnknownCardinality; }
   std::unique_ptr<IteratorBase> make_iterator() const override {
     return std::make_unique<Iterator>(self<TextLineDataset>());
@@ -32,7 +33,7 @@ class TextLineDataset final : public DatasetBase {
       for (;;) {
         if (!file_) {
           if (next_file_ >= ds_->filenames_.size()) return false;
-          file_ = std::make_unique<ReadableFile>(ds_->filenames_[next_file_++]);
+          file_ = open_input(ds_->filenames_[next_file_++], ds_->compression_, ds_->buffer_size_);
           pos_ = end_ = 0;
         }
         if (read_line(line)) break;
@@ -70,9 +71,10 @@ class TextLineDataset final : public DatasetBase {
     std::shared_ptr<const TextLineDataset> ds_;
     std::vector<char> buf_;
     size_t pos_ = 0, end_ = 0, next_file_ = 0;
-    std::unique_ptr<ReadableFile> file_;
+    std::unique_ptr<InputStream> file_;
   };
   std::vector<std::string> filenames_;
+  std::string compression_;
   size_t buffer_size_;
 };
 
@@ -81,16 +83,15 @@ void text_line_kernel(KernelContext& c) {
   if (names->dtype() != DType::kString || names->rank() > 1)
     throw_error(Code::kInvalidArgument, "`filenames` must be a scalar or a vector.");
   const Tensor& compression = c.input(1);
-  const std::string kind = compression->rank() == 0 ? *compression->data<std::string>() : "?";
-  if (!kind.empty())
-    throw_error(kind == "ZLIB" || kind == "GZIP" ? Code::kUnimplemented : Code::kInvalidArgument,
-                kind == "ZLIB" || kind == "GZIP" ? "compression_type " + kind + " is not supported yet"
-                                                 : std::string("Unsupported compression_type."));
+  if (compression->dtype() != DType::kString || compression->rank() != 0)
+    throw_error(Code::kInvalidArgument, "`compression_type` must be a scalar string.");
+  const std::string kind = *compression->data<std::string>();
+  check_compression_type(kind);
   const int64_t buffer_size = scalar_int_input(c, 2, "buffer_size");
   if (buffer_size < 0) throw_error(Code::kInvalidArgument, "`buffer_size` must be >= 0 (0 == default)");
   const std::string* p = names->data<std::string>();
   std::vector<std::string> filenames(p, p + names->num_elements());
-  set_dataset_output(c, std::make_shared<TextLineDataset>(std::move(filenames),
+  set_dataset_output(c, std::make_shared<TextLineDataset>(std::move(filenames), kind,
                                                           buffer_size ? buffer_size : kDefaultBufferSize));
 }
 
