@@ -83,6 +83,19 @@ def test_window_bad_arguments(kw, msg):
         tf.data.Dataset.range(3).window(**kw)
 
 
+def test_transformations_of_window_datasets():
+    w = tf.data.Dataset.range(5).window(2)
+    for ds in (w.shuffle(3, seed=1), w.filter(lambda d: True), w.cache(), w.prefetch(1), w.take(5)):
+        assert sorted(windows(ds)) == [[0, 1], [2, 3], [4]]
+    assert windows(w.concatenate(w)) == [[0, 1], [2, 3], [4]] * 2
+    with pytest.raises(TypeError, match="^`batch` is not supported for datasets of datasets$"):
+        w.batch(2)  # TF batches them into a _NestedVariant, which eagerflow has not
+    with pytest.raises(TypeError, match="^`padded_batch` is not supported for datasets of datasets$"):
+        w.padded_batch(2)
+    with pytest.raises(ValueError, match="^Slicing dataset elements is not supported for rank 0.$"):
+        w.unbatch()
+
+
 def test_window_on_infinite_input():
     ds = tf.data.Dataset.range(5).repeat().window(2)
     assert int(ds.cardinality()) == tf.data.INFINITE_CARDINALITY

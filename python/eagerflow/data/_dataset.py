@@ -413,8 +413,16 @@ class _FilterDataset(_PredicateDataset):
     _op, _sep = "FilterDataset", (", but ", " ")
 
 
+def _refuse_datasets(spec, what):
+    """Batching works on tensors: an element holding datasets (window's) is refused clearly (TF makes
+    a _NestedVariant of them for batch, which eagerflow does not have)."""
+    if not all(isinstance(s, TensorSpec) for s in nest.flatten(spec)):
+        raise TypeError("`%s` is not supported for datasets of datasets" % what)
+
+
 class _BatchDataset(_UnaryDataset):
     def __init__(self, input_dataset, batch_size, drop_remainder):
+        _refuse_datasets(input_dataset.element_spec, "batch")
         size = _int64(batch_size)
         drop = _core.convert_to_tensor(drop_remainder, dtypes.bool._type_enum)
         known = None
@@ -459,7 +467,8 @@ class _ConcatenateDataset(_UnaryDataset):
         a, b = input_dataset.element_spec, dataset.element_spec
         try:
             nest.assert_same_structure(a, b)
-            ok = all(x.dtype == y.dtype for x, y in zip(nest.flatten(a), nest.flatten(b)))
+            ok = all(x == y if not isinstance(x, TensorSpec) else isinstance(y, TensorSpec) and x.dtype == y.dtype
+                     for x, y in zip(nest.flatten(a), nest.flatten(b)))
         except (ValueError, TypeError):
             ok = False
         if not ok:
@@ -522,6 +531,8 @@ class _WindowDataset(_UnaryDataset):
 
 class _UnbatchDataset(_UnaryDataset):
     def __init__(self, input_dataset):
+        if not all(isinstance(s, TensorSpec) for s in nest.flatten(input_dataset.element_spec)):
+            raise ValueError("Slicing dataset elements is not supported for rank 0.")
         specs = nest.flatten(input_dataset.element_spec)
         if any(s.shape.rank == 0 for s in specs):
             raise ValueError("Cannot unbatch an input with scalar components.")
@@ -533,6 +544,7 @@ class _UnbatchDataset(_UnaryDataset):
 class _PaddedBatchDataset(_UnaryDataset):
     def __init__(self, input_dataset, batch_size, padded_shapes, padding_values, drop_remainder):
         element = input_dataset.element_spec
+        _refuse_datasets(element, "padded_batch")
         flat = nest.flatten(element)
         if padded_shapes is None:
             for s in flat:

@@ -87,7 +87,5 @@ def _list_files(file_pattern, shuffle=None, seed=None, name=None):
     return dataset
 
 
-
-
 # Dataset.list_files reads files: installed from here, above the Dataset class.
 _dataset.DatasetV2.list_files = staticmethod(_list_files)

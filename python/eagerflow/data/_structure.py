@@ -68,7 +68,8 @@ def from_tensor_list(spec, tensors):
 def relaxed(a, b):
     """The most specific spec compatible with both specs (same structure and dtypes)."""
     return nest.map_structure(
-        lambda x, y: TensorSpec(x.shape.most_specific_compatible_shape(y.shape), x.dtype), a, b)
+        lambda x, y: TensorSpec(x.shape.most_specific_compatible_shape(y.shape), x.dtype)
+        if isinstance(x, TensorSpec) else x, a, b)
 
 
 def unbatched_shape(shape):

@@ -14,5 +14,3 @@ def glob(pattern):
     with _ops.init_scope():
         found = matching_files(pattern).numpy()
     return [p.decode("utf-8") for p in found.tolist()]
-
-
