@@ -46,6 +46,7 @@ void init_py_func(py::module_& m) {
       try {
         r = (*f)(py::cast(inputs));
       } catch (py::error_already_set& e) {
+        if (e.matches(PyExc_KeyboardInterrupt)) throw;  // Ctrl-C in a generator stops the caller, as it is
         std::string msg = e.what();
         PyErr_Clear();
         throw_error(Code::kInvalidArgument, msg);

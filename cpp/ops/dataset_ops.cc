@@ -11,6 +11,7 @@ void infer_iterator(InferContext& c) { c.set_output(0, DType::kResource, Shape()
 void infer_none(InferContext&) {}
 void infer_cardinality(InferContext& c) { c.set_output(0, DType::kInt64, Shape()); }
 void infer_has_value(InferContext& c) { c.set_output(0, DType::kBool, Shape()); }
+void infer_matching_files(InferContext& c) { c.set_output(0, DType::kString, Shape({-1})); }
 
 void infer_get_next(InferContext& c) {
   auto types = c.attrs.get<std::vector<DType>>("output_types", {});
@@ -47,6 +48,11 @@ OpDef stateful(OpDef d) {
 EF_REGISTER_OP(dataset("TensorSliceDataset", {"components*"}, {"Toutput_types", "output_shapes", "is_files"}, {""}));
 EF_REGISTER_OP(dataset("TensorDataset", {"components*"}, {"Toutput_types", "output_shapes"}, {""}));
 EF_REGISTER_OP(dataset("RangeDataset", {"start", "stop", "step"}, kElement, {"int64", "int64", "int64"}));
+// File sources: the element (one string scalar, a line) is fixed, so no element attrs. Reading
+// files is state outside the graph: never folded.
+EF_REGISTER_OP(stateful(dataset("TextLineDataset", {"filenames", "compression_type", "buffer_size"}, {},
+                                {"string", "string", "int64"})));
+EF_REGISTER_OP(stateful(make_op("MatchingFiles", {"pattern"}, {}, infer_matching_files).with_types({"string"}, {})));
 
 // Transformations that run a function attr: f / predicate over the element and other_arguments
 // (the captured tensors, typed by Targuments).
@@ -70,6 +76,12 @@ EF_REGISTER_OP(function_dataset(dataset("FlatMapDataset", {"input_dataset", "oth
 EF_REGISTER_OP(function_dataset(dataset("InterleaveDataset",
                                         {"input_dataset", "other_arguments*", "cycle_length", "block_length"},
                                         with_element({"f", "Targuments"}), {"variant", "", "int64", "int64"})));
+// Each open cycle element is iterated by its own thread; the output keeps interleave's order.
+EF_REGISTER_OP(function_dataset(dataset("ParallelInterleaveDatasetV4",
+                                        {"input_dataset", "other_arguments*", "cycle_length", "block_length",
+                                         "buffer_output_elements", "prefetch_input_elements", "num_parallel_calls"},
+                                        with_element({"f", "deterministic", "Targuments"}),
+                                        {"variant", "", "int64", "int64", "int64", "int64", "int64"})));
 // from_generator: init_func(init_func_other_args) -> state, next_func(state) -> element until it
 // raises OutOfRange, finalize_func(state). TF's op also passes other arguments to next_func and
 // finalize_func (two more lists); from_generator never uses them, and the registry has one list.
@@ -83,8 +95,11 @@ EF_REGISTER_OP(dataset("BatchDatasetV2", {"input_dataset", "batch_size", "drop_r
 // which the registry's one list input cannot express); -1 dims pad to the batch's largest.
 EF_REGISTER_OP(dataset("_PaddedBatchDataset", {"input_dataset", "batch_size", "drop_remainder", "padding_values*"},
                        with_element({"padded_shapes", "Toutput_types"}), {"variant", "int64", "bool", ""}));
+// Each element: one variant scalar per input component, a dataset of that component's window.
+EF_REGISTER_OP(dataset("WindowDataset", {"input_dataset", "size", "shift", "stride", "drop_remainder"}, kElement,
+                       {"variant", "int64", "int64", "int64", "bool"}));
 EF_REGISTER_OP(dataset("UnbatchDataset", {"input_dataset"}, kElement, {"variant"}));
-// filename "": cache in memory (files are not supported yet).
+// filename "": cache in memory; otherwise in files named after it (TF's names, eagerflow's format).
 EF_REGISTER_OP(dataset("CacheDataset", {"input_dataset", "filename"}, kElement, {"variant", "string"}));
 EF_REGISTER_OP(dataset("RepeatDataset", {"input_dataset", "count"}, kElement, {"variant", "int64"}));
 EF_REGISTER_OP(dataset("TakeDataset", {"input_dataset", "count"}, kElement, {"variant", "int64"}));

@@ -65,8 +65,8 @@ from eagerflow.function import TensorSpec, function
 from eagerflow.module import Module
 
 # --- namespaces: tf.math, tf.nn, ..., tf.keras ---
-from eagerflow import (autograph, bitwise, compat, config, data, debugging, dtypes, errors, experimental, keras,
-                       linalg, math, nn, random, strings, summary, train, types)
+from eagerflow import (autograph, bitwise, compat, config, data, debugging, dtypes, errors, experimental, io,
+                       keras, linalg, math, nn, random, strings, summary, train, types)
 from eagerflow.util import nest
 from eagerflow import raw_ops
 
@@ -82,7 +82,7 @@ __all__ = ["Assert", "DType", "GradientTape", "Graph", "Module", "Operation", "R
            "cosh", "cumsum", "custom_gradient", "data", "debugging", "device", "divide", "double", "dtypes", "equal",
            "errors", "executing_eagerly", "exp", "expand_dims", "experimental", "eye", "fill", "float16", "float32",
            "float64", "floor", "function", "gather", "gather_nd", "get_logger", "greater", "greater_equal", "half", "identity",
-           "init_scope", "int16", "int32", "int64", "int8", "keras", "less", "less_equal", "linalg", "linspace",
+           "init_scope", "int16", "int32", "int64", "int8", "io", "keras", "less", "less_equal", "linalg", "linspace",
            "logical_and", "logical_not", "logical_or", "math", "matmul", "maximum", "minimum", "multiply",
            "name_scope", "negative", "nest", "newaxis", "nn", "no_gradient", "no_op", "not_equal", "numpy_function",
            "one_hot", "ones", "ones_like", "pad", "pow", "print", "py_function", "random", "range", "rank", "raw_ops",

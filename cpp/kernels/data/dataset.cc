@@ -51,6 +51,19 @@ void blocking_region(const std::function<void()>& wait) {
 void set_blocking_region_fn(void (*fn)(const std::function<void()>&)) { blocking_fn().store(fn); }
 
 namespace {
+std::atomic<void (*)()>& interrupt_fn() {
+  static std::atomic<void (*)()> fn{nullptr};
+  return fn;
+}
+}  // namespace
+
+void check_interrupt() {
+  if (auto fn = interrupt_fn().load()) fn();
+}
+
+void set_check_interrupt_fn(void (*fn)()) { interrupt_fn().store(fn); }
+
+namespace {
 struct Pipelines {
   std::mutex mu;
   std::condition_variable cv;

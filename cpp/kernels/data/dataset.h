@@ -3,6 +3,8 @@
 #pragma once
 #include <cxxabi.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -79,6 +81,22 @@ void set_dataset_output(KernelContext& c, DatasetPtr ds);
 // holds it, so a pipeline thread that needs the GIL (a py_function in a map) can finish. The
 // bindings install the releaser; without one `wait` just runs.
 void blocking_region(const std::function<void()>& wait);
+
+// Raises the pending Ctrl-C (KeyboardInterrupt, or whatever Python's SIGINT handler raises) when
+// called on the thread that runs Python's signal handlers; a no-op elsewhere and without Python.
+void check_interrupt();
+void set_check_interrupt_fn(void (*fn)());
+
+// cv.wait(l, pred) for a consumer waiting on pipeline threads: it wakes every 50 ms to let
+// Ctrl-C through (check_interrupt, with `l` released), since a C++ wait never returns to Python.
+template <typename Pred>
+void wait_interruptible(std::condition_variable& cv, std::unique_lock<std::mutex>& l, Pred pred) {
+  while (!cv.wait_for(l, std::chrono::milliseconds(50), pred)) {
+    l.unlock();
+    check_interrupt();
+    l.lock();
+  }
+}
 
 // Pipeline threads (prefetch, parallel map) and interpreter exit. Each worker holds a
 // WorkerScope while it runs; cancel_all_pipelines() (called from Python's atexit, while Python

@@ -4,6 +4,7 @@
 // and are cancelled and joined when the iterator is destroyed (waits release the GIL, see
 // blocking_region).
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <exception>
 #include <map>
@@ -46,12 +47,14 @@ class ParallelMapDataset final : public DatasetBase {
         std::lock_guard<std::mutex> l(mu);
         cancelled = true;
       }
+      stopping = true;
       cv.notify_all();
     }
     std::mutex mu, input_mu;
     std::condition_variable cv;
     std::unique_ptr<IteratorBase> input;
     bool input_done = false, cancelled = false;
+    std::atomic<bool> stopping{false};  // `cancelled`, readable without mu: workers stop mid-chunk
     int64_t next_in = 0, next_out = 0;
     std::map<int64_t, Result> results;
     size_t capacity = 1;
@@ -68,6 +71,7 @@ class ParallelMapDataset final : public DatasetBase {
         std::lock_guard<std::mutex> l(state_->mu);
         state_->cancelled = true;
       }
+      state_->stopping = true;
       state_->cv.notify_all();
       blocking_region([this] {
         for (std::thread& t : workers_) t.join();
@@ -88,7 +92,7 @@ class ParallelMapDataset final : public DatasetBase {
       bool cancelled = false;
       blocking_region([&] {
         std::unique_lock<std::mutex> l(state_->mu);
-        state_->cv.wait(l, [&] { return state_->results.count(state_->next_out) > 0 || state_->cancelled; });
+        wait_interruptible(state_->cv, l, [&] { return state_->results.count(state_->next_out) > 0 || state_->cancelled; });
         auto it = state_->results.find(state_->next_out);
         if (it == state_->results.end()) {
           cancelled = true;
@@ -156,6 +160,7 @@ class ParallelMapDataset final : public DatasetBase {
         std::exception_ptr input_error = r.error;
         r.error = nullptr;
         for (Element& e : in) {
+          if (s->stopping.load(std::memory_order_relaxed)) return;  // nobody will take this chunk
           Element value;
           try {
             call->run(std::move(e), value);

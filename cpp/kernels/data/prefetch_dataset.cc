@@ -69,7 +69,7 @@ class PrefetchDataset final : public DatasetBase {
       std::exception_ptr error;
       blocking_region([&] {  // the GIL is released before the lock is taken and retaken after it is dropped
         std::unique_lock<std::mutex> l(state_->mu);
-        state_->cv.wait(l, [&] { return !state_->buffer.empty() || state_->done || state_->cancelled; });
+        wait_interruptible(state_->cv, l, [&] { return !state_->buffer.empty() || state_->done || state_->cancelled; });
         if (!state_->buffer.empty()) {
           out = std::move(state_->buffer.front());
           state_->buffer.pop_front();

@@ -25,6 +25,8 @@ def _int64(value):
 def _spec_key(spec):
     """A hashable description of an element_spec (structure, shapes, dtypes)."""
     def leaf(s):
+        if not isinstance(s, TensorSpec):
+            return (type(s).__name__, s._serialize())
         shape = s.shape
         dims = None if shape.rank is None else tuple(shape.as_list())
         return (type(s).__name__, dims, s.dtype.name)
@@ -159,9 +161,14 @@ class DatasetV2(CompositeTensor):
 
     def interleave(self, map_func, cycle_length=None, block_length=None, num_parallel_calls=None, deterministic=None,
                    name=None):
-        cls = _InterleaveDataset if num_parallel_calls is None else _ParallelInterleaveDataset
-        return cls(self, map_func, AUTOTUNE if cycle_length is None else cycle_length,
-                   1 if block_length is None else block_length)
+        cycle_length = AUTOTUNE if cycle_length is None else cycle_length
+        block_length = 1 if block_length is None else block_length
+        if num_parallel_calls is None:
+            return _InterleaveDataset(self, map_func, cycle_length, block_length)
+        return _ParallelInterleaveDataset(self, map_func, cycle_length, block_length, num_parallel_calls, deterministic)
+
+    def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
+        return _WindowDataset(self, size, size if shift is None else shift, stride, drop_remainder)
 
     def unbatch(self, name=None):
         return _UnbatchDataset(self)
@@ -406,8 +413,16 @@ class _FilterDataset(_PredicateDataset):
     _op, _sep = "FilterDataset", (", but ", " ")
 
 
+def _refuse_datasets(spec, what):
+    """Batching works on tensors: an element holding datasets (window's) is refused clearly (TF makes
+    a _NestedVariant of them for batch, which eagerflow does not have)."""
+    if not all(isinstance(s, TensorSpec) for s in nest.flatten(spec)):
+        raise TypeError("`%s` is not supported for datasets of datasets" % what)
+
+
 class _BatchDataset(_UnaryDataset):
     def __init__(self, input_dataset, batch_size, drop_remainder):
+        _refuse_datasets(input_dataset.element_spec, "batch")
         size = _int64(batch_size)
         drop = _core.convert_to_tensor(drop_remainder, dtypes.bool._type_enum)
         known = None
@@ -452,7 +467,8 @@ class _ConcatenateDataset(_UnaryDataset):
         a, b = input_dataset.element_spec, dataset.element_spec
         try:
             nest.assert_same_structure(a, b)
-            ok = all(x.dtype == y.dtype for x, y in zip(nest.flatten(a), nest.flatten(b)))
+            ok = all(x == y if not isinstance(x, TensorSpec) else isinstance(y, TensorSpec) and x.dtype == y.dtype
+                     for x, y in zip(nest.flatten(a), nest.flatten(b)))
         except (ValueError, TypeError):
             ok = False
         if not ok:
@@ -489,12 +505,34 @@ class _InterleaveDataset(_UnaryDataset):
                          traced.captured + [_int64(cycle_length), _int64(block_length)], attrs, traced.dataset_spec)
 
 
-class _ParallelInterleaveDataset(_InterleaveDataset):
-    """interleave(num_parallel_calls=...): the same order, computed on the consumer's thread for now."""
+class _ParallelInterleaveDataset(_UnaryDataset):
+    """interleave(num_parallel_calls=...): each open cycle element is read by its own thread; the
+    order is interleave's."""
+
+    def __init__(self, input_dataset, map_func, cycle_length, block_length, num_parallel_calls, deterministic):
+        traced = _function.TracedFunction(map_func, input_dataset.element_spec, "interleave_func",
+                                          returns_dataset=True)
+        det = "default" if deterministic is None else ("true" if deterministic else "false")
+        attrs = dict(traced.attrs, f=traced.function, deterministic=det)
+        counts = [cycle_length, block_length, AUTOTUNE, AUTOTUNE, num_parallel_calls]
+        super().__init__(input_dataset, "ParallelInterleaveDatasetV4", traced.captured + [_int64(c) for c in counts],
+                         attrs, traced.dataset_spec)
+
+
+class _WindowDataset(_UnaryDataset):
+    """A dataset of windows: each element is the input's structure with a dataset at each leaf."""
+
+    def __init__(self, input_dataset, size, shift, stride, drop_remainder):
+        spec = nest.map_structure(lambda s: DatasetSpec(s), input_dataset.element_spec)
+        drop = _core.convert_to_tensor(drop_remainder, dtypes.bool._type_enum)
+        super().__init__(input_dataset, "WindowDataset", [_int64(size), _int64(shift), _int64(stride), drop],
+                         None, spec)
 
 
 class _UnbatchDataset(_UnaryDataset):
     def __init__(self, input_dataset):
+        if not all(isinstance(s, TensorSpec) for s in nest.flatten(input_dataset.element_spec)):
+            raise ValueError("Slicing dataset elements is not supported for rank 0.")
         specs = nest.flatten(input_dataset.element_spec)
         if any(s.shape.rank == 0 for s in specs):
             raise ValueError("Cannot unbatch an input with scalar components.")
@@ -506,6 +544,7 @@ class _UnbatchDataset(_UnaryDataset):
 class _PaddedBatchDataset(_UnaryDataset):
     def __init__(self, input_dataset, batch_size, padded_shapes, padding_values, drop_remainder):
         element = input_dataset.element_spec
+        _refuse_datasets(element, "padded_batch")
         flat = nest.flatten(element)
         if padded_shapes is None:
             for s in flat:

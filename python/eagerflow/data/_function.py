@@ -23,8 +23,8 @@ class TracedFunction:
         self.graph = FuncGraph("%s_%d" % (name, next(_ids)))
         with self.graph.as_default():
             phs = [self.graph._graph.add_placeholder(s.dtype._type_enum, _structure.dims(s.shape), "args_%d" % i)
-                   for i, s in enumerate(nest.flatten(input_specs))]
-            element = nest.pack_sequence_as(input_specs, phs)
+                   for i, s in enumerate(_structure.flat_specs(input_specs))]
+            element = _structure.from_tensor_list(input_specs, phs)
             args = element if unpack and type(element) is tuple else (element,)
             result = autograph.converted_call(fn, args, None)
             self.dataset_spec = None

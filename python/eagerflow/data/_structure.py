@@ -33,8 +33,14 @@ def spec_of(element):
     return nest.map_structure(lambda t: TensorSpec(t.shape, t.dtype), element)
 
 
+def flat_specs(spec):
+    """The TensorSpecs of an element's flat components: a nested dataset (DatasetSpec, as window
+    makes) is one variant scalar."""
+    return [s if isinstance(s, TensorSpec) else s._component_specs[0] for s in nest.flatten(spec)]
+
+
 def output_types(spec):
-    return [s.dtype for s in nest.flatten(spec)]
+    return [s.dtype for s in flat_specs(spec)]
 
 
 def dims(shape):
@@ -43,7 +49,7 @@ def dims(shape):
 
 
 def output_shapes(spec):
-    return [dims(s.shape) for s in nest.flatten(spec)]
+    return [dims(s.shape) for s in flat_specs(spec)]
 
 
 def element_attrs(spec):
@@ -51,13 +57,19 @@ def element_attrs(spec):
 
 
 def from_tensor_list(spec, tensors):
-    return nest.pack_sequence_as(spec, list(tensors))
+    """The element of `spec` over its flat components (a DatasetSpec leaf becomes a dataset)."""
+    leaves = nest.flatten(spec)
+    tensors = list(tensors)
+    if not all(isinstance(s, TensorSpec) for s in leaves):
+        tensors = [t if isinstance(s, TensorSpec) else s._from_components([t]) for s, t in zip(leaves, tensors)]
+    return nest.pack_sequence_as(spec, tensors)
 
 
 def relaxed(a, b):
     """The most specific spec compatible with both specs (same structure and dtypes)."""
     return nest.map_structure(
-        lambda x, y: TensorSpec(x.shape.most_specific_compatible_shape(y.shape), x.dtype), a, b)
+        lambda x, y: TensorSpec(x.shape.most_specific_compatible_shape(y.shape), x.dtype)
+        if isinstance(x, TensorSpec) else x, a, b)
 
 
 def unbatched_shape(shape):
