@@ -27,7 +27,8 @@ def model():
 
 def run_tf(script, *args):
     env = dict(os.environ, TF_USE_LEGACY_KERAS="1", TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="")
-    env.pop("PYTHONPATH", None)
+    for key in ("PYTHONPATH", "LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS"):  # TF is not the sanitized core
+        env.pop(key, None)
     proc = subprocess.run([TF_PYTHON, "-c", _PRELUDE + textwrap.dedent(script), *map(str, args)], env=env,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
