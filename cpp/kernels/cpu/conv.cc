@@ -152,17 +152,35 @@ void check_conv_types(KernelContext& c, DType a, DType b, size_t b_index) {
   check_same_dtype(c.op, a, b, b_index);
 }
 
-Shape sizes_input(const TensorImpl& t, const char* what) {
-  if (t.rank() != 1 || t.num_elements() != 4)
-    throw_error(Code::kInvalidArgument, what, " must be a 1-D tensor of 4 sizes, got shape ",
-                t.shape().to_list_string());
+Shape sizes_input(const TensorImpl& t, const char* op, const char* what) {
+  if (t.rank() != 1 || (t.num_elements() != 4 && t.num_elements() != 2))
+    throw_error(Code::kInvalidArgument, op, " requires ", what, " to contain 4 values or 2 values, but got: ",
+                t.num_elements());
   return Shape(tensor_to_int_vector(t));
 }
 
-void check_out_backprop(const Conv2DGeometry& g, const TensorImpl& dout) {
-  if (dout.shape() != g.output_shape())
-    throw_error(Code::kInvalidArgument, "Conv2DSlowBackprop: Size of out_backprop doesn't match computed: actual = ",
-                dout.shape().to_list_string(), ", computed = ", g.output_shape().to_list_string());
+// TF's ConvBackpropComputeDimensions checks, before the geometry's own (its messages name the op).
+void check_backprop_dims(const char* label, const Shape& in, const Shape& f, const TensorImpl& dout) {
+  if (in.rank() != 4 || f.rank() != 4 || dout.rank() != 4)
+    throw_error(Code::kInvalidArgument, label, ": input, filter and out_backprop must be 4-dimensional");
+  if (in[0] != dout.shape()[0])
+    throw_error(Code::kInvalidArgument, label, ": input and out_backprop must have the same batch size. Input batch: ",
+                in[0], ", outbackprop batch: ", dout.shape()[0], ", batch_dim: 0");
+  if (f[2] == 0 || in[3] % f[2] != 0)
+    throw_error(Code::kInvalidArgument, label, ": input depth must be evenly divisible by filter depth");
+  if (f[3] != dout.shape()[3])
+    throw_error(Code::kInvalidArgument, label, ": filter and out_backprop must have the same out_depth");
+}
+
+void check_out_backprop(const char* label, const Conv2DGeometry& g, const TensorImpl& dout) {
+  const int64_t computed[2] = {g.out_h, g.out_w}, input[2] = {g.in_h, g.in_w}, filter[2] = {g.k_h, g.k_w};
+  const int64_t stride[2] = {g.stride_h, g.stride_w}, dil[2] = {g.dil_h, g.dil_w};
+  for (int i = 0; i < 2; ++i)
+    if (dout.shape()[i + 1] != computed[i])
+      throw_error(Code::kInvalidArgument, label, ": Size of out_backprop doesn't match computed: actual = ",
+                  dout.shape()[i + 1], ", computed = ", computed[i], " spatial_dim: ", i + 1, " input: ", input[i],
+                  " filter: ", filter[i], " output: ", dout.shape()[i + 1], " stride: ", stride[i],
+                  " dilation: ", dil[i]);
 }
 
 template <typename T>
@@ -188,9 +206,12 @@ void conv2d_backprop_input_kernel(KernelContext& c) {
   const TensorImpl& f = *c.input(1);
   const TensorImpl& dout = *c.input(2);
   check_conv_types(c, f.dtype(), dout.dtype(), 2);
-  const Shape in_shape = sizes_input(*c.input(0), "Conv2DBackpropInput: input_sizes");
+  Shape in_shape = sizes_input(*c.input(0), "Conv2DBackpropInput", "input_sizes");
+  if (in_shape.rank() == 2 && f.rank() == 4 && dout.rank() == 4)  // the spatial sizes alone
+    in_shape = Shape({dout.shape()[0], in_shape[0], in_shape[1], f.shape()[2]});
+  check_backprop_dims("Conv2DCustomBackpropInput", in_shape, f.shape(), dout);
   const Conv2DGeometry g = conv2d_geometry(in_shape, f.shape(), c.attrs);
-  check_out_backprop(g, dout);
+  check_out_backprop("Conv2DCustomBackpropInput", g, dout);
   TensorImpl* din = c.allocate_output(0, f.dtype(), in_shape, false);
   dispatch(c, f.dtype(), [&](auto tag) {
     using T = decltype(tag);
@@ -204,9 +225,10 @@ void conv2d_backprop_filter_kernel(KernelContext& c) {
   const TensorImpl& in = *c.input(0);
   const TensorImpl& dout = *c.input(2);
   check_conv_types(c, in.dtype(), dout.dtype(), 2);
-  const Shape f_shape = sizes_input(*c.input(1), "Conv2DBackpropFilter: filter_sizes");
+  const Shape f_shape = sizes_input(*c.input(1), "Conv2DBackpropFilter", "filter_sizes");
+  check_backprop_dims("Conv2DCustomBackpropFilter", in.shape(), f_shape, dout);
   const Conv2DGeometry g = conv2d_geometry(in.shape(), f_shape, c.attrs);
-  check_out_backprop(g, dout);
+  check_out_backprop("Conv2DCustomBackpropFilter", g, dout);
   TensorImpl* df = c.allocate_output(0, in.dtype(), f_shape, false);
   dispatch(c, in.dtype(), [&](auto tag) {
     using T = decltype(tag);
