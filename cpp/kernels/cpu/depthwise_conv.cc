@@ -2,6 +2,7 @@
 // output channel c*multiplier + m sees only input channel c. Direct loops with the channel loop
 // innermost (contiguous in NHWC, so it vectorizes); rows of output (or input) pixels run on the pool.
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -26,14 +27,25 @@ inline void tap(const T* __restrict x, const T* __restrict f, T* __restrict acc,
   }
 }
 
-// Rows of work (images x rows) in chunks of about `cost` multiply-adds each.
+// Rows of work (images x rows) in chunks of about 2^16 multiply-adds each.
 int64_t grain_rows(int64_t cost_per_row) { return std::max<int64_t>(1, (int64_t(1) << 16) / std::max<int64_t>(cost_per_row, 1)); }
+
+// fn(r0, r1) over [0, n) in chunks of `grain` that the pool's threads take from a shared counter:
+// a thread the OS preempts on a busy machine takes fewer chunks instead of holding up the op.
+template <class F>
+void dynamic_rows(int64_t n, int64_t grain, F&& fn) {
+  const int64_t chunks = (n + grain - 1) / grain;
+  std::atomic<int64_t> next{0};
+  parallel_for(std::min<int64_t>(num_threads(), chunks), 1, [&](int64_t, int64_t) {
+    for (int64_t c; (c = next.fetch_add(1)) < chunks;) fn(c * grain, std::min(n, (c + 1) * grain));
+  });
+}
 
 template <typename T>
 void depthwise(const Conv2DGeometry& g, const T* in, const T* filter, T* out) {
   const int64_t C = g.in_c, M = g.out_c / std::max<int64_t>(g.in_c, 1), OC = g.out_c;
   const int64_t row_cost = g.out_w * g.k_h * g.k_w * OC;
-  parallel_for(g.batch * g.out_h, grain_rows(row_cost), [&](int64_t r0, int64_t r1) {
+  dynamic_rows(g.batch * g.out_h, grain_rows(row_cost), [&](int64_t r0, int64_t r1) {
     for (int64_t r = r0; r < r1; ++r) {
       const int64_t n = r / g.out_h, oy = r % g.out_h;
       const T* image = in + n * g.in_h * g.in_w * C;
@@ -61,7 +73,7 @@ template <typename T>
 void depthwise_backprop_input(const Conv2DGeometry& g, const T* filter, const T* dout, T* din) {
   const int64_t C = g.in_c, M = g.out_c / std::max<int64_t>(g.in_c, 1), OC = g.out_c;
   const int64_t row_cost = g.in_w * g.k_h * g.k_w * OC;
-  parallel_for(g.batch * g.in_h, grain_rows(row_cost), [&](int64_t r0, int64_t r1) {
+  dynamic_rows(g.batch * g.in_h, grain_rows(row_cost), [&](int64_t r0, int64_t r1) {
     for (int64_t r = r0; r < r1; ++r) {
       const int64_t n = r / g.in_h, iy = r % g.in_h;
       const T* grad = dout + n * g.out_h * g.out_w * OC;
