@@ -9,6 +9,7 @@ GFLOP/s = extra_info["gflop"] / the median time. Cases:
               (3 x 7.4 GFLOP)
   pointwise   1x1 64->128 on [32, 56, 56, 64] (a plain GEMM, 1.6 GFLOP)
   depthwise   3x3 depthwise (multiplier 1), SAME, on [32, 56, 56, 64]: forward, and forward + gradients
+  mnist_step  the E-12-shaped conv net training step, batch 64, eager and as a tf.function
 """
 import numpy as np
 import pytest
@@ -86,3 +87,39 @@ def test_depthwise_eagerflow(benchmark, mode):
 @pytest.mark.parametrize("mode", ["eager", "train"])
 def test_depthwise_tensorflow(benchmark, mode, tf_or_skip):
     _bench(benchmark, *_depthwise_case(tf_or_skip, mode))
+
+
+def _mnist_step(tf_mod, mode):
+    """The E-12-shaped conv net's training step on a batch of 64: conv 3x3 1->32, relu, conv 3x3
+    32->64, relu, 2x2 max pool, dense 9216->10, sparse softmax cross entropy, SGD on the weights."""
+    rng = np.random.default_rng(0)
+    x = tf_mod.constant(rng.standard_normal((64, 28, 28, 1)).astype(np.float32))
+    y = tf_mod.constant(rng.integers(0, 10, 64).astype(np.int32))
+    ws = [tf_mod.Variable(rng.standard_normal(s).astype(np.float32) * 0.05)
+          for s in [(3, 3, 1, 32), (3, 3, 32, 64), (12 * 12 * 64, 10)]]
+
+    def step():
+        with tf_mod.GradientTape() as tape:
+            h = tf_mod.nn.relu(tf_mod.nn.conv2d(x, ws[0], 1, "VALID"))
+            h = tf_mod.nn.relu(tf_mod.nn.conv2d(h, ws[1], 1, "VALID"))
+            h = tf_mod.nn.max_pool2d(h, 2, 2, "VALID")
+            logits = tf_mod.matmul(tf_mod.reshape(h, [64, -1]), ws[2])
+            loss = tf_mod.reduce_mean(tf_mod.nn.sparse_softmax_cross_entropy_with_logits(y, logits))
+        for w, g in zip(ws, tape.gradient(loss, ws)):
+            w.assign_sub(0.01 * g)
+        return loss
+    return tf_mod.function(step) if mode == "function" else step
+
+
+@pytest.mark.parametrize("mode", ["eager", "function"])
+def test_mnist_step_eagerflow(benchmark, mode):
+    step = _mnist_step(tf, mode)
+    step()
+    benchmark.pedantic(step, rounds=20, iterations=1, warmup_rounds=2)
+
+
+@pytest.mark.parametrize("mode", ["eager", "function"])
+def test_mnist_step_tensorflow(benchmark, mode, tf_or_skip):
+    step = _mnist_step(tf_or_skip, mode)
+    step()
+    benchmark.pedantic(step, rounds=20, iterations=1, warmup_rounds=2)
