@@ -126,3 +126,38 @@ def test_keras_fused_argument():
     fused, plain = tf.keras.layers.BatchNormalization(), tf.keras.layers.BatchNormalization(fused=False)
     np.testing.assert_allclose(fused(x, training=True).numpy(), plain(x, training=True).numpy(), atol=1e-5)
     np.testing.assert_allclose(fused.moving_variance.numpy(), plain.moving_variance.numpy(), rtol=1e-6)
+
+
+def test_gradient_in_a_function_matches_eager():
+    x = tf.Variable(X)
+    scale = tf.Variable(SCALE)
+
+    def loss_and_grads():
+        with tf.GradientTape() as tape:
+            y, _, _ = tf.compat.v1.nn.fused_batch_norm(x, scale, OFFSET)
+            loss = tf.reduce_sum(y * tf.sin(y))
+        return tape.gradient(loss, [x, scale])
+
+    for got, want in zip(tf.function(loss_and_grads)(), loss_and_grads()):
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6, atol=1e-6)
+
+
+def test_keras_batch_normalization_trains_in_a_function():
+    model = tf.keras.Sequential([tf.keras.layers.Conv2D(4, 3, input_shape=(6, 6, 2)),
+                                 tf.keras.layers.BatchNormalization(), tf.keras.layers.GlobalAveragePooling2D(),
+                                 tf.keras.layers.Dense(1)])
+    x = tf.constant(np.random.default_rng(5).standard_normal((8, 6, 6, 2)).astype(np.float32))
+    target = tf.ones([8, 1])
+    opt = tf.keras.optimizers.SGD(0.1)
+
+    @tf.function
+    def step():
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean((model(x, training=True) - target) ** 2)
+        opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
+        return loss
+
+    losses = [float(step()) for _ in range(10)]
+    assert losses[-1] < losses[0]
+    bn = model.layers[1]
+    assert not np.allclose(bn.moving_mean.numpy(), 0.0)  # the moving statistics moved inside the function
