@@ -115,3 +115,42 @@ def test_pooling_same_padding_ignores_the_padding():
     assert tf.nn.max_pool2d(tf.constant([[[[1], [1]], [[1], [1]]]], tf.int32), 2, 1, "VALID").numpy().ravel() == [1]
     with pytest.raises(tf.errors.UnimplementedError, match="Pooling is not yet supported on the batch dimension"):
         tf.raw_ops.MaxPool(input=x, ksize=[2, 2, 2, 1], strides=[1, 1, 1, 1], padding="VALID")
+
+
+def _reference_grads(x, w, dout, stride, pad_top, pad_left, dil=(1, 1)):
+    n, h, wd, c = x.shape
+    kh, kw = w.shape[:2]
+    dx, dw = np.zeros(x.shape), np.zeros(w.shape)
+    for oy in range(dout.shape[1]):
+        for ox in range(dout.shape[2]):
+            for ky in range(kh):
+                for kx in range(kw):
+                    iy, ix = oy * stride - pad_top + ky * dil[0], ox * stride - pad_left + kx * dil[1]
+                    if 0 <= iy < h and 0 <= ix < wd:
+                        dx[:, iy, ix, :] += dout[:, oy, ox, :] @ w[ky, kx].T
+                        dw[ky, kx] += x[:, iy, ix, :].T @ dout[:, oy, ox, :]
+    return dx, dw
+
+
+@pytest.mark.parametrize("stride, padding, dil", [(1, "SAME", 1), (2, "SAME", 1), (1, "VALID", 2),
+                                                  (1, [[0, 0], [3, 0], [0, 1], [0, 0]], 1)])
+def test_large_conv_and_gradients_match_numpy(stride, padding, dil):
+    # Big enough to run in several blocks on the thread pool; stride 1 takes the flipped-filter path.
+    x = rng.standard_normal((4, 20, 19, 16))
+    w = rng.standard_normal((3, 3, 16, 32))
+    y = tf.nn.conv2d(x, w, stride, padding, dilations=dil)
+    if padding == "SAME":
+        pt = pl = max(0, (y.shape[1] - 1) * stride + 3 - 20) // 2
+        pl = max(0, (y.shape[2] - 1) * stride + 3 - 19) // 2
+    elif padding == "VALID":
+        pt = pl = 0
+    else:
+        pt, pl = padding[1][0], padding[2][0]
+    np.testing.assert_allclose(y.numpy(), _reference(x, w, (stride, stride), pt, pl, y.shape[1], y.shape[2],
+                                                     (dil, dil)), rtol=1e-9, atol=1e-9)
+    dout = rng.standard_normal(y.shape)
+    dx, dw = _reference_grads(x, w, dout, stride, pt, pl, (dil, dil))
+    got_dx = tf.nn.conv2d_backprop_input(x.shape, w, dout, stride, padding, dilations=dil)
+    got_dw = tf.nn.conv2d_backprop_filter(x, w.shape, dout, stride, padding, dilations=dil)
+    np.testing.assert_allclose(got_dx.numpy(), dx, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(got_dw.numpy(), dw, rtol=1e-9, atol=1e-9)

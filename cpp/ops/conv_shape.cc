@@ -129,4 +129,44 @@ Conv2DGeometry conv2d_geometry(const Shape& input, const Shape& filter, const At
   return g;
 }
 
+Conv2DGeometry depthwise_conv2d_geometry(const Shape& input, const Shape& filter, const Attrs& attrs) {
+  const auto strides = attrs.get<std::vector<int64_t>>("strides", {1, 1, 1, 1});
+  if (strides.size() != 4) throw_error(Code::kInvalidArgument, "Sliding window strides field must specify 4 dimensions");
+  const auto dil = attrs.get<std::vector<int64_t>>("dilations", {1, 1, 1, 1});
+  if (dil.size() != 4) throw_error(Code::kInvalidArgument, "Sliding window dilations field must specify 4 dimensions");
+  const std::string fmt = attrs.get<std::string>("data_format", "NHWC");
+  if (fmt != "NHWC")
+    throw_error(Code::kUnimplemented, "The DepthwiseConv2dNative op currently only supports the NHWC tensor format on "
+                "the CPU. The op was given the format: ", fmt);
+  if (strides[0] != 1 || strides[3] != 1)
+    throw_error(Code::kInvalidArgument, "Current implementation does not yet support strides in the batch and depth "
+                "dimensions.");
+  if (strides[1] != strides[2])
+    throw_error(Code::kInvalidArgument, "Current implementation only supports equal length strides in the row and "
+                "column dimensions.");
+  if (strides[1] <= 0) throw_error(Code::kInvalidArgument, "Stride must be > 0, but got ", strides[1]);
+  if (dil[0] != 1 || dil[3] != 1 || dil[1] <= 0 || dil[2] <= 0)
+    throw_error(Code::kUnimplemented, "Current kernel implementation does not support dilations, received [", dil[0],
+                " ", dil[1], " ", dil[2], " ", dil[3], "]");
+  const std::string padding = checked_padding(attrs, true);
+  const std::vector<int64_t> explicit_pad = explicit_paddings(attrs, padding);
+  if (input.rank_known() && input.rank() != 4)
+    throw_error(Code::kInvalidArgument, "input must be 4-dimensional", input.to_list_string());
+  if (filter.rank_known() && filter.rank() != 4)
+    throw_error(Code::kInvalidArgument, "filter must be 4-dimensional: ", filter.to_list_string());
+  auto dim = [](const Shape& s, int i) { return s.rank_known() ? s[i] : int64_t(-1); };
+  Conv2DGeometry g{};
+  g.batch = dim(input, 0), g.in_h = dim(input, 1), g.in_w = dim(input, 2), g.in_c = dim(input, 3);
+  g.k_h = dim(filter, 0), g.k_w = dim(filter, 1);
+  const int64_t f_c = dim(filter, 2), mult = dim(filter, 3);
+  if (g.in_c >= 0 && f_c >= 0 && g.in_c != f_c)
+    throw_error(Code::kInvalidArgument, "input and filter must have the same depth: ", g.in_c, " vs ", f_c);
+  const int64_t c = g.in_c >= 0 ? g.in_c : f_c;
+  g.out_c = c >= 0 && mult >= 0 ? c * mult : -1;
+  g.stride_h = strides[1], g.stride_w = strides[2], g.dil_h = dil[1], g.dil_w = dil[2];
+  windowed(g.in_h, g.k_h, g.dil_h, g.stride_h, padding, explicit_pad[2], explicit_pad[3], &g.out_h, &g.pad_top);
+  windowed(g.in_w, g.k_w, g.dil_w, g.stride_w, padding, explicit_pad[4], explicit_pad[5], &g.out_w, &g.pad_left);
+  return g;
+}
+
 }  // namespace ef

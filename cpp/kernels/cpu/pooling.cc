@@ -37,18 +37,20 @@ void for_each_window(const Conv2DGeometry& g, F&& fn) {
 template <typename T>
 using Acc = std::conditional_t<std::is_same_v<T, double>, double, std::conditional_t<std::is_integral_v<T>, T, float>>;
 
+// Both reduce a window with the channel loop innermost (contiguous in NHWC, so it vectorizes).
 template <typename T>
 void max_pool(const Conv2DGeometry& g, const T* in, T* out) {
   for_each_window(g, [&](int64_t n, const Window& w, int64_t o) {
-    for (int64_t c = 0; c < g.in_c; ++c) {
-      Acc<T> m = std::numeric_limits<Acc<T>>::lowest();
-      for (int64_t y = w.y0; y < w.y1; ++y)
-        for (int64_t x = w.x0; x < w.x1; ++x) {
-          const Acc<T> v = static_cast<Acc<T>>(in[((n * g.in_h + y) * g.in_w + x) * g.in_c + c]);
-          if (v > m || v != v) m = v;  // NaN wins, as TF's max
+    T* m = out + o;
+    std::fill(m, m + g.in_c, static_cast<T>(std::numeric_limits<Acc<T>>::lowest()));
+    for (int64_t y = w.y0; y < w.y1; ++y)
+      for (int64_t x = w.x0; x < w.x1; ++x) {
+        const T* v = in + ((n * g.in_h + y) * g.in_w + x) * g.in_c;
+        for (int64_t c = 0; c < g.in_c; ++c) {
+          const Acc<T> a = static_cast<Acc<T>>(v[c]), b = static_cast<Acc<T>>(m[c]);
+          m[c] = (a > b || a != a) ? v[c] : m[c];  // NaN wins, as TF's max
         }
-      out[o + c] = static_cast<T>(m);
-    }
+      }
   });
 }
 
@@ -56,11 +58,16 @@ template <typename T>
 void avg_pool(const Conv2DGeometry& g, const T* in, T* out) {
   for_each_window(g, [&](int64_t n, const Window& w, int64_t o) {
     const Acc<T> count = static_cast<Acc<T>>((w.y1 - w.y0) * (w.x1 - w.x0));
-    for (int64_t c = 0; c < g.in_c; ++c) {
-      Acc<T> s = 0;
+    constexpr int64_t kChunk = 64;  // channels summed at a time in a local accumulator
+    for (int64_t c0 = 0; c0 < g.in_c; c0 += kChunk) {
+      const int64_t len = std::min(kChunk, g.in_c - c0);
+      Acc<T> s[kChunk] = {};
       for (int64_t y = w.y0; y < w.y1; ++y)
-        for (int64_t x = w.x0; x < w.x1; ++x) s += static_cast<Acc<T>>(in[((n * g.in_h + y) * g.in_w + x) * g.in_c + c]);
-      out[o + c] = static_cast<T>(s / count);
+        for (int64_t x = w.x0; x < w.x1; ++x) {
+          const T* v = in + ((n * g.in_h + y) * g.in_w + x) * g.in_c + c0;
+          for (int64_t c = 0; c < len; ++c) s[c] += static_cast<Acc<T>>(v[c]);
+        }
+      for (int64_t c = 0; c < len; ++c) out[o + c0 + c] = static_cast<T>(s[c] / count);
     }
   });
 }

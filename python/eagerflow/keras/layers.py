@@ -1,5 +1,6 @@
-"""tf.keras.layers: Layer, Dense, Conv2D, pooling and Flatten."""
+"""tf.keras.layers: Layer, Dense, the convolutions, pooling and Flatten."""
 from eagerflow.keras._layers.conv import Conv1D, Conv2D
+from eagerflow.keras._layers.conv_variants import Conv2DTranspose, DepthwiseConv2D, SeparableConv2D
 from eagerflow.keras._layers.core import Activation, Dropout, Embedding, Lambda, Reshape
 from eagerflow.keras._layers.dense import Dense
 from eagerflow.keras._layers.input_layer import Input, InputLayer
@@ -15,8 +16,12 @@ GlobalAvgPool2D = GlobalAveragePooling2D
 GlobalMaxPool2D = GlobalMaxPooling2D
 MaxPool2D = MaxPooling2D
 AvgPool2D = AveragePooling2D
+Convolution2DTranspose = Conv2DTranspose
+SeparableConvolution2D = SeparableConv2D
 
-__all__ = ["Input", "InputLayer", "Activation", "Add", "Average", "AveragePooling1D", "Concatenate", "Conv1D", "GlobalAveragePooling1D",
-           "GlobalMaxPooling1D", "MaxPooling1D", "Maximum", "Minimum", "Multiply", "Subtract", "AveragePooling2D", "AvgPool2D", "BatchNormalization", "Conv2D", "Dense", "Dropout", "Embedding", "Lambda",
+__all__ = ["Input", "InputLayer", "Activation", "Add", "Average", "AveragePooling1D", "Concatenate", "Conv1D",
+           "GlobalAveragePooling1D", "GlobalMaxPooling1D", "MaxPooling1D", "Maximum", "Minimum", "Multiply", "Subtract",
+           "AveragePooling2D", "AvgPool2D", "Convolution2DTranspose", "SeparableConvolution2D", "BatchNormalization",
+           "Conv2D", "Conv2DTranspose", "DepthwiseConv2D", "SeparableConv2D", "Dense", "Dropout", "Embedding", "Lambda",
            "LayerNormalization", "Reshape", "Flatten", "GlobalAvgPool2D", "GlobalAveragePooling2D", "GlobalMaxPool2D",
            "GlobalMaxPooling2D", "Layer", "MaxPool2D", "MaxPooling2D"]

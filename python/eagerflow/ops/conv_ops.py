@@ -104,3 +104,92 @@ def max_pool(input, ksize, strides, padding, data_format=None, name=None):
 def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
     """tf.nn.avg_pool for 4-D NHWC input (the N-D form's 2-D case)."""
     return avg_pool2d(input, ksize, strides, padding, data_format or "NHWC", name)
+
+
+def _strides4(strides):
+    s = [int(v) for v in strides] if not isinstance(strides, int) else [1, strides, strides, 1]
+    if len(s) != 4:
+        raise ValueError(f"strides should be of length 4 but was {len(s)}")
+    return s
+
+
+def _depthwise_attrs(strides, padding, data_format, rate):
+    a = {"strides": _strides4(strides), "dilations": _sequence(rate, 2, "dilations"),
+         "data_format": data_format or "NHWC"}
+    a.update(_padding_attrs(padding))
+    return a
+
+
+def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilations=None, name=None):
+    """Each input channel convolved with its own `channel_multiplier` filters (filter [kh, kw, in, multiplier]):
+    output channel c*multiplier + m. Dilations go to the kernel directly (TF's space_to_batch gives the same)."""
+    x = convert_to_tensor(input)
+    w = convert_to_tensor(filter, dtype=x.dtype)
+    return execute1("DepthwiseConv2dNative", [x, w], _depthwise_attrs(strides, padding, data_format, dilations), name)
+
+
+def depthwise_conv2d_backprop_input(input_sizes, filter, out_backprop, strides, padding, data_format="NHWC",
+                                    dilations=(1, 1, 1, 1), name=None):
+    """The gradient of depthwise_conv2d with respect to its input."""
+    sizes = convert_to_tensor(input_sizes, dtype=dtypes.int32)
+    w = convert_to_tensor(filter)
+    return execute1("DepthwiseConv2dNativeBackpropInput",
+                    [sizes, w, convert_to_tensor(out_backprop, dtype=w.dtype)],
+                    _depthwise_attrs(strides, padding, data_format, dilations), name)
+
+
+def depthwise_conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding, data_format="NHWC",
+                                     dilations=(1, 1, 1, 1), name=None):
+    """The gradient of depthwise_conv2d with respect to its filter."""
+    x = convert_to_tensor(input)
+    sizes = convert_to_tensor(filter_sizes, dtype=dtypes.int32)
+    return execute1("DepthwiseConv2dNativeBackpropFilter",
+                    [x, sizes, convert_to_tensor(out_backprop, dtype=x.dtype)],
+                    _depthwise_attrs(strides, padding, data_format, dilations), name)
+
+
+def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding, data_format=None, dilations=None,
+                     name=None):
+    """A depthwise convolution followed by a 1x1 convolution mixing channels (pointwise_filter [1, 1, in*mult, out])."""
+    x = convert_to_tensor(input)
+    pw = convert_to_tensor(pointwise_filter, dtype=x.dtype)
+    if pw.shape.rank is not None:
+        if pw.shape.rank != 4:
+            raise ValueError(f"Shape must be rank 4 but is rank {pw.shape.rank}")
+        for d in pw.shape[:2]:
+            if d is not None and d != 1:
+                raise ValueError(f"Dimensions {d} and 1 are not compatible")
+    depthwise = depthwise_conv2d(x, depthwise_filter, strides, padding, data_format, dilations)
+    return execute1("Conv2D", [depthwise, pw], _attrs(1, "VALID", data_format, None), name)
+
+
+def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NHWC", dilations=None,
+                     name=None):
+    """The transpose (gradient) of conv2d: `input` [n, h, w, in] with filters [kh, kw, out, in] to `output_shape`."""
+    return conv2d_backprop_input(output_shape, filters, input, strides, padding, data_format, dilations, name)
+
+
+def conv1d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NWC", dilations=None,
+                     name=None):
+    """conv2d_transpose over a height of 1: `input` [n, w, in], filters [k, out, in], output_shape [n, w, out]."""
+    if data_format not in ("NWC", None):
+        raise ValueError(f"`data_format` must be 'NWC' or 'NCW'. Received: data_format={data_format}")
+    x = array_ops.expand_dims(convert_to_tensor(input), 1)
+    w = array_ops.expand_dims(convert_to_tensor(filters, dtype=x.dtype), 0)
+    shape = convert_to_tensor(output_shape, dtype=dtypes.int32)
+    shape = array_ops.concat([shape[:1], [1], shape[1:]], 0)
+    s = _sequence(strides, 1, "strides")[1]
+    d = _sequence(dilations, 1, "dilations")[1]
+    out = conv2d_backprop_input(shape, w, x, [1, s], padding, "NHWC", [1, d])
+    return array_ops.squeeze(out, [1], name=name)
+
+
+def conv_transpose(input, filters, output_shape, strides, padding="SAME", data_format=None, dilations=None,
+                   name=None):
+    """conv1d_transpose or conv2d_transpose by the rank of output_shape (3 or 4)."""
+    n = len(output_shape) if not hasattr(output_shape, "shape") else int(output_shape.shape[0])
+    if n == 3:
+        return conv1d_transpose(input, filters, output_shape, strides, padding, data_format or "NWC", dilations, name)
+    if n == 4:
+        return conv2d_transpose(input, filters, output_shape, strides, padding, data_format or "NHWC", dilations, name)
+    raise NotImplementedError("conv_transpose of rank 5 (conv3d_transpose) is not implemented")

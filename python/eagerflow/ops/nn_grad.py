@@ -4,7 +4,7 @@ Written with differentiable ops (SelectV2, Mul, Sum, ...) instead of TF's fused 
 second derivatives come for free. Sigmoid and Tanh are math ops: their gradients live in math_grad."""
 from eagerflow.framework.gradient_registry import RegisterGradient, no_gradient
 from eagerflow.ops import _grad_util as u
-from eagerflow.ops._execute import execute1
+from eagerflow.ops._execute import execute, execute1
 
 # SELU's constants (Klambauer et al.), as in TF's kernel.
 _SELU_SCALE = 1.0507009873554804934193349852946
@@ -171,6 +171,41 @@ def _conv2d_backprop_filter_grad(op, grad):
     x, _, dout = op.inputs
     a = _conv_attrs(op)
     return [execute1("Conv2DBackpropInput", [u.shape(x), grad, dout], a), None, execute1("Conv2D", [x, grad], a)]
+
+
+@RegisterGradient("DepthwiseConv2dNative")
+def _depthwise_grad(op, grad):
+    x, w = op.inputs
+    a = _conv_attrs(op)
+    return [execute1("DepthwiseConv2dNativeBackpropInput", [u.shape(x), w, grad], a),
+            execute1("DepthwiseConv2dNativeBackpropFilter", [x, u.shape(w), grad], a)]
+
+
+@RegisterGradient("DepthwiseConv2dNativeBackpropInput")
+def _depthwise_backprop_input_grad(op, grad):
+    _, w, dout = op.inputs
+    a = _conv_attrs(op)
+    return [None, execute1("DepthwiseConv2dNativeBackpropFilter", [grad, u.shape(w), dout], a),
+            execute1("DepthwiseConv2dNative", [grad, w], a)]
+
+
+@RegisterGradient("DepthwiseConv2dNativeBackpropFilter")
+def _depthwise_backprop_filter_grad(op, grad):
+    x, _, dout = op.inputs
+    a = _conv_attrs(op)
+    return [execute1("DepthwiseConv2dNativeBackpropInput", [u.shape(x), grad, dout], a), None,
+            execute1("DepthwiseConv2dNative", [x, grad], a)]
+
+
+@RegisterGradient("FusedBatchNormV3")
+def _fused_batch_norm_grad(op, grad, *_):
+    # Training normalizes with the batch statistics the op saved; inference with the given ones.
+    x, scale = op.inputs[0], op.inputs[1]
+    training = u.attr(op, "is_training", True)
+    saved = op.outputs[3:5] if training else op.inputs[3:5]
+    attrs = _attrs_of(op, ("epsilon", "data_format", "is_training"))
+    dx, dscale, doffset, _, _ = execute("FusedBatchNormGradV3", [grad, x, scale, *saved, op.outputs[5]], attrs)
+    return [dx, dscale, doffset, None, None]
 
 
 def _pool_attrs(op):

@@ -142,3 +142,22 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name
     if offset is not None:
         shift = shift + convert_to_tensor(offset, dtype=x.dtype)
     return x * inv + shift
+
+
+def fused_batch_norm(x, scale, offset, mean=None, variance=None, epsilon=0.001, data_format="NHWC", is_training=True,
+                     name=None, exponential_avg_factor=1.0):
+    """The FusedBatchNormV3 op (float32 x, channels last or first): (y, batch or running mean, variance).
+    Training returns the Bessel-corrected batch variance (moved by exponential_avg_factor when below 1)."""
+    if (not is_training or exponential_avg_factor != 1.0) and (mean is None or variance is None):
+        raise ValueError(f"Both `mean` and `variance` must be a 1D tensor when `is_training` is False or "
+                         f"`exponential_avg_factor` != 1.0. Received: `mean` {mean!r} and `variance` {variance!r}")
+    x = convert_to_tensor(x)
+    scale = convert_to_tensor(scale)
+    offset = convert_to_tensor(offset)
+    empty = convert_to_tensor([], dtype=dtypes.float32)
+    mean = empty if mean is None else convert_to_tensor(mean)
+    variance = empty if variance is None else convert_to_tensor(variance)
+    y, m, v, *_ = execute("FusedBatchNormV3", [x, scale, offset, mean, variance],
+                          {"epsilon": float(epsilon), "exponential_avg_factor": float(exponential_avg_factor),
+                           "data_format": data_format, "is_training": bool(is_training)}, name)
+    return y, m, v

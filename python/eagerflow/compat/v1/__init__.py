@@ -1,5 +1,5 @@
 """tf.compat.v1: the TF1 graph API (Session, placeholder, default graph) on eagerflow's graphs."""
-from eagerflow.compat.v1 import dtypes, errors
+from eagerflow.compat.v1 import dtypes, errors, nn
 from eagerflow.compat.v1._session import InteractiveSession, Session, get_default_session
 from eagerflow.compat.v1._graph_api import (disable_eager_execution, disable_v2_behavior, enable_eager_execution,
                                             get_default_graph, global_variables_initializer,
@@ -15,6 +15,6 @@ from eagerflow.framework.dtypes import (DType, as_dtype, bool, complex64, double
 __all__ = ["DType", "Graph", "InteractiveSession", "Operation", "Session", "Tensor", "as_dtype", "bool", "complex64",
            "constant", "convert_to_tensor", "disable_eager_execution", "disable_v2_behavior", "double", "dtypes",
            "enable_eager_execution", "errors", "executing_eagerly", "float16", "float32", "float64",
-           "get_default_graph", "get_default_session", "global_variables_initializer", "half",
+           "get_default_graph", "get_default_session", "global_variables_initializer", "half", "nn",
            "initialize_all_variables", "int8", "int16", "int32", "int64", "local_variables_initializer",
            "name_scope", "no_op", "placeholder", "reset_default_graph", "string", "uint8", "variables_initializer"]

@@ -27,6 +27,14 @@ class Conv2D(Layer):
                              f"Received filters={filters}.")
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         self.filters = int(filters)
+        self._conv_init(kernel_size, strides, padding, data_format, dilation_rate, activation, use_bias,
+                        bias_initializer, bias_constraint)
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.kernel_constraint = kernel_constraint
+
+    def _conv_init(self, kernel_size, strides, padding, data_format, dilation_rate, activation, use_bias,
+                   bias_initializer, bias_constraint):
+        """The arguments every 2-D convolution layer shares (Conv2D, DepthwiseConv2D, Conv2DTranspose, ...)."""
         self.kernel_size = _pair(kernel_size, "kernel_size")
         self.strides = _pair(strides, "strides")
         self.dilation_rate = _pair(dilation_rate, "dilation_rate")
@@ -36,25 +44,43 @@ class Conv2D(Layer):
                              f"\"causal\", only for `Conv1D). Received: {padding}")
         self.padding = padding
         if data_format not in (None, "channels_last"):
-            raise NotImplementedError("Conv2D supports data_format='channels_last' only")
+            raise NotImplementedError(f"{type(self).__name__} supports data_format='channels_last' only")
         self.data_format = "channels_last"
         self.activation = activations.get(activation)
         self.use_bias = use_bias
-        self.kernel_initializer = initializers.get(kernel_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_constraint = kernel_constraint
         self.bias_constraint = bias_constraint
+
+    def _check_input(self, inputs, min_ndim=4):
+        """Keras's InputSpec check: the rank, and the channels the weights were built for."""
+        shape = inputs.shape
+        if shape.rank is None:
+            return
+        if shape.rank < min_ndim:
+            raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: expected '
+                             f"min_ndim={min_ndim}, found ndim={shape.rank}. Full shape received: "
+                             f"{tuple(shape.as_list())}")
+        channels = getattr(self, "_input_channels", None)
+        if channels is not None and shape[-1] is not None and shape[-1] != channels:
+            raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: expected axis -1 of '
+                             f"input shape to have value {channels}, but received input with shape "
+                             f"{tuple(shape.as_list())}")
+
+    def _channels(self, input_shape):
+        channels = input_shape[-1]
+        if channels is None:
+            raise ValueError("The channel dimension of the inputs should be defined. The input_shape received is "
+                             f"{input_shape}, where axis -1 (0-based) is the channel dimension, which found to be "
+                             "`None`.")
+        self._input_channels = channels
+        return channels
 
     def build(self, input_shape):
         self._make_weights(input_shape, self.kernel_size)
 
     def _make_weights(self, input_shape, window):
         """kernel (window..., in_channels, filters) and bias."""
-        channels = input_shape[-1]
-        if channels is None:
-            raise ValueError("The channel dimension of the inputs should be defined. The input_shape received is "
-                             f"{input_shape}, where axis -1 (0-based) is the channel dimension, which found to be "
-                             "`None`.")
+        channels = self._channels(input_shape)
         self.kernel = self.add_weight(name="kernel", shape=tuple(window) + (channels, self.filters),
                                       initializer=self.kernel_initializer, constraint=self.kernel_constraint)
         self.bias = (self.add_weight(name="bias", shape=(self.filters,), initializer=self.bias_initializer,
@@ -62,6 +88,7 @@ class Conv2D(Layer):
         self.built = True
 
     def call(self, inputs, training=None):
+        self._check_input(inputs)
         x = conv_ops.conv2d(inputs, self.kernel, list(self.strides), self.padding.upper(),
                             dilations=list(self.dilation_rate))
         if self.bias is not None:
@@ -69,6 +96,9 @@ class Conv2D(Layer):
         return self.activation(x)
 
     def compute_output_shape(self, input_shape):
+        return (input_shape[0], *self._spatial_output(input_shape), self.filters)
+
+    def _spatial_output(self, input_shape):
         def size(n, k, s, d):
             if n is None:
                 return None
@@ -76,7 +106,7 @@ class Conv2D(Layer):
             return -(-n // s) if self.padding == "same" else (n - eff) // s + 1
         h = size(input_shape[1], self.kernel_size[0], self.strides[0], self.dilation_rate[0])
         w = size(input_shape[2], self.kernel_size[1], self.strides[1], self.dilation_rate[1])
-        return (input_shape[0], h, w, self.filters)
+        return h, w
 
     def get_config(self):
         return {"name": self.name, "trainable": self.trainable, "filters": self.filters,
@@ -106,6 +136,7 @@ class Conv1D(Conv2D):
 
     def call(self, inputs, training=None):
         from eagerflow.ops import array_ops
+        self._check_input(inputs, 3)
         x = inputs
         padding = self.padding.upper()
         if self.padding == "causal":
