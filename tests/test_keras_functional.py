@@ -190,3 +190,18 @@ def test_fit_a_functional_model_with_a_regularizer_matches_keras2():
     np.testing.assert_allclose(history.history["accuracy"], [0.46875, 0.54688, 0.57812], atol=1e-5)
     np.testing.assert_allclose(m.evaluate(x, y, verbose=0), [0.6921496391296387, 0.59375], rtol=1e-5)
     np.testing.assert_allclose(m.predict(x[:2], verbose=0), [[0.604, 0.5609], [1.6109, 1.5955]], atol=1e-4)
+
+
+def test_every_layer_applies_its_weight_regularizers():
+    # loss counts and values from tf_keras on the same layers
+    layers = [L.Conv2D(2, 3, kernel_regularizer="l2", bias_regularizer="l1", bias_initializer="ones"),
+              L.DepthwiseConv2D(3, depthwise_regularizer="l2"),
+              L.SeparableConv2D(2, 3, depthwise_regularizer="l2", pointwise_regularizer="l1"),
+              L.Conv2DTranspose(2, 3, kernel_regularizer="l2"),
+              L.BatchNormalization(gamma_regularizer="l2", beta_regularizer="l1", beta_initializer="ones"),
+              L.LayerNormalization(gamma_regularizer="l2")]
+    for layer in layers:
+        layer(np.ones((1, 5, 5, 2), np.float32))
+    assert [len(layer.losses) for layer in layers] == [2, 1, 2, 1, 2, 1]
+    np.testing.assert_allclose([float(v) for v in layers[4].losses], [0.02, 0.02], rtol=1e-6)
+    np.testing.assert_allclose(float(layers[0].losses[1]), 0.02, rtol=1e-6)

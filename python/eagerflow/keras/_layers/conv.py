@@ -31,6 +31,7 @@ class Conv2D(Layer):
                         bias_initializer, bias_constraint)
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.kernel_constraint = kernel_constraint
+        self.kernel_regularizer, self.bias_regularizer = kernel_regularizer, bias_regularizer
 
     def _conv_init(self, kernel_size, strides, padding, data_format, dilation_rate, activation, use_bias,
                    bias_initializer, bias_constraint):

@@ -28,6 +28,7 @@ class DepthwiseConv2D(Conv2D):
         self.depth_multiplier = int(depth_multiplier)
         self.depthwise_initializer = initializers.get(depthwise_initializer)
         self.depthwise_constraint = depthwise_constraint
+        self.depthwise_regularizer, self.bias_regularizer = depthwise_regularizer, bias_regularizer
 
     def build(self, input_shape):
         channels = self._channels(input_shape)
@@ -81,7 +82,9 @@ class SeparableConv2D(DepthwiseConv2D):
                  depthwise_constraint=None, pointwise_constraint=None, bias_constraint=None, **kwargs):
         super().__init__(kernel_size, strides, padding, depth_multiplier, data_format, dilation_rate, activation,
                          use_bias, depthwise_initializer, bias_initializer, activity_regularizer=activity_regularizer,
+                         depthwise_regularizer=depthwise_regularizer, bias_regularizer=bias_regularizer,
                          depthwise_constraint=depthwise_constraint, bias_constraint=bias_constraint, **kwargs)
+        self.pointwise_regularizer = pointwise_regularizer
         self.filters = _positive(filters, "filters")
         self.pointwise_initializer = initializers.get(pointwise_initializer)
         self.pointwise_constraint = pointwise_constraint
@@ -128,7 +131,8 @@ class Conv2DTranspose(Conv2D):
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, **kwargs):
         super().__init__(filters, kernel_size, strides, padding, data_format, dilation_rate, 1, activation, use_bias,
-                         kernel_initializer, bias_initializer, activity_regularizer=activity_regularizer,
+                         kernel_initializer, bias_initializer, kernel_regularizer=kernel_regularizer,
+                         bias_regularizer=bias_regularizer, activity_regularizer=activity_regularizer,
                          kernel_constraint=kernel_constraint, bias_constraint=bias_constraint, **kwargs)
         self.output_padding = None if output_padding is None else _pair(output_padding, "output_padding")
         if self.output_padding is not None:

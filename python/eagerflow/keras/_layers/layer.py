@@ -148,15 +148,26 @@ class Layer(Module):
             initializer = "glorot_uniform" if dtype.is_floating else "zeros"
         init = initializers.get(initializer)
         trainable = True if trainable is None else bool(trainable)
+        constraint = constraint or self._per_weight(name, "constraint")
         v = _TFVariable(lambda: init(shape, dtype=dtype), dtype=dtype, trainable=trainable, name=name or "Variable",
                         constraint=constraint, shape=shape)
         own = self.__dict__.setdefault("_own_weights", [])
         if not any(v is w for w in own):
             own.append(v)
-        regularizer = regularizers.get(regularizer)
+        regularizer = regularizers.get(regularizer or self._per_weight(name, "regularizer"))
         if regularizer is not None:
             self.add_loss(lambda: regularizer(v))
         return v
+
+    def _per_weight(self, name, kind):
+        """The layer's `<weight>_<kind>` attribute (kernel_regularizer, gamma_constraint, depthwise_regularizer
+        for depthwise_kernel, ...): Keras layers keep their per-weight settings under these names."""
+        if not name:
+            return None
+        found = self.__dict__.get(f"{name}_{kind}")
+        if found is None and name.endswith("_kernel"):
+            found = self.__dict__.get(f"{name[:-len('_kernel')]}_{kind}")
+        return found
 
     # --- losses (regularization and add_loss) -------------------------------------------------------
     def add_loss(self, losses, **kwargs):

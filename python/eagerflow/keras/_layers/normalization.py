@@ -40,6 +40,7 @@ class BatchNormalization(Layer):
                  fused=None, **kwargs):
         super().__init__(**kwargs)
         self.axis, self.momentum, self.epsilon, self.fused = axis, momentum, epsilon, fused
+        self.beta_regularizer, self.gamma_regularizer = beta_regularizer, gamma_regularizer
         self.center, self.scale = center, scale
         self._init = {k: initializers.get(v) for k, v in (("beta", beta_initializer), ("gamma", gamma_initializer),
                                                             ("moving_mean", moving_mean_initializer),
@@ -114,9 +115,12 @@ class LayerNormalization(Layer):
     """Normalizes each sample over `axis` (default: the last), then scales and centers."""
 
     def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True, beta_initializer="zeros",
-                 gamma_initializer="ones", **kwargs):
+                 gamma_initializer="ones", beta_regularizer=None, gamma_regularizer=None, beta_constraint=None,
+                 gamma_constraint=None, **kwargs):
         super().__init__(**kwargs)
         self.axis, self.epsilon, self.center, self.scale = axis, epsilon, center, scale
+        self.beta_regularizer, self.gamma_regularizer = beta_regularizer, gamma_regularizer
+        self.beta_constraint, self.gamma_constraint = beta_constraint, gamma_constraint
         self._beta_init = initializers.get(beta_initializer)
         self._gamma_init = initializers.get(gamma_initializer)
 
