@@ -14,7 +14,8 @@ import pytest
 
 import eagerflow as tf
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The child imports the eagerflow this test imports (the source tree has no _core when installed by pip).
+PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(tf.__file__)))
 
 
 def _rss_bytes():
@@ -104,7 +105,7 @@ _CHILD = textwrap.dedent("""
 @pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="needs /proc")
 @pytest.mark.parametrize("kind", ["prefetch", "parallel_map", "generator", "interleave", "function"])
 def test_ctrl_c_interrupts_a_waiting_iterator(kind):
-    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+    env = dict(os.environ, PYTHONPATH=PACKAGE_ROOT)
     proc = subprocess.Popen([sys.executable, "-c", _CHILD, kind], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env=env, text=True)
     try:
