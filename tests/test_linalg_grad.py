@@ -80,6 +80,10 @@ DIAG_CASES = [
                       np.float64(0)], None),
     ("MatrixSetDiagV3", [f(2, 3, 4), f(2, 3), K0], None),
     ("MatrixSetDiagV3", [f(3, 4), f(3), np.array(1, np.int32)], None),
+    ("MatrixDiagPartV3", [f(2, 3, 4), np.array([-1, 2], np.int32), np.float64(0)], {"align": "LEFT_RIGHT"}),
+    ("MatrixDiagV3", [f(2, 2, 3), np.array([-1, 0], np.int32), np.array(-1, np.int32), np.array(-1, np.int32),
+                      np.float64(0)], None),
+    ("MatrixSetDiagV3", [f(3, 4), f(2, 3), np.array([0, 1], np.int32)], None),
 ]
 
 

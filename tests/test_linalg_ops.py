@@ -225,3 +225,69 @@ def test_decomposition_errors_match_tf():
             "All input tensors must have the same outer dimensions.")
     _raises(lambda: tf.linalg.triangular_solve(np.ones((2, 2, 2), np.float32), np.ones((3, 2, 1), np.float32)), err,
             "In[0] and In[1] must have compatible batch dimensions: [2,2,2] vs. [3,2,1]")
+
+
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (2, 4, 4)])
+@pytest.mark.parametrize("fast", [True, False])
+def test_lstsq_matches_numpy(shape, fast):
+    a = _rng.standard_normal(shape)
+    b = _rng.standard_normal(shape[:-1] + (2,))
+    got = tf.linalg.lstsq(a, b, fast=fast).numpy()
+    if len(shape) == 2:
+        np.testing.assert_allclose(got, np.linalg.lstsq(a, b, rcond=None)[0], atol=1e-8)
+    else:
+        np.testing.assert_allclose(got, np.linalg.solve(a, b), atol=1e-8)
+
+
+def test_lstsq_values_from_tf():
+    a, b = np.float32([[1, 2], [3, 4], [5, 6]]), np.float32([[1], [2], [4]])
+    np.testing.assert_allclose(tf.linalg.lstsq(a, b, l2_regularizer=0.5).numpy().ravel(), [0.42293978, 0.2724009],
+                               rtol=1e-4)
+    np.testing.assert_allclose(tf.linalg.lstsq(a.T, b[:2]).numpy().ravel(), [0.8333241, 0.33333063, -0.16666245],
+                               rtol=1e-4)
+
+
+@pytest.mark.parametrize("shape", [(4, 3), (3, 4)])
+def test_lstsq_gradient_numerical(shape):
+    a0, b0 = _rng.standard_normal(shape), _rng.standard_normal(shape[:-1] + (2,))
+    up = _rng.standard_normal((shape[1], 2))
+
+    def loss(a, b):
+        return float(np.sum(up * tf.linalg.lstsq(a, b, l2_regularizer=0.1).numpy()))
+
+    a, b = tf.constant(a0), tf.constant(b0)
+    with tf.GradientTape() as tape:
+        tape.watch([a, b])
+        y = tf.reduce_sum(tf.constant(up) * tf.linalg.lstsq(a, b, l2_regularizer=0.1))
+    ga, gb = tape.gradient(y, [a, b])
+    eps = 1e-6
+    for x0, g, which in ((a0, ga, 0), (b0, gb, 1)):
+        num = np.zeros_like(x0)
+        for idx in np.ndindex(x0.shape):
+            d = np.zeros_like(x0)
+            d[idx] = eps
+            args_p = (x0 + d, b0) if which == 0 else (a0, x0 + d)
+            args_m = (x0 - d, b0) if which == 0 else (a0, x0 - d)
+            num[idx] = (loss(*args_p) - loss(*args_m)) / (2 * eps)
+        np.testing.assert_allclose(g.numpy(), num, atol=1e-6, rtol=1e-5)
+
+
+def test_diag_bands_match_tf():
+    # Values from TF 2.21.
+    x = np.arange(12.0, dtype=np.float32).reshape(3, 4)
+    assert tf.linalg.diag_part(x, k=(-1, 2)).numpy().tolist() == [[0, 2, 7], [1, 6, 11], [0, 5, 10], [4, 9, 0]]
+    assert tf.linalg.diag_part(x, k=(-1, 2), align="LEFT_RIGHT").numpy().tolist() == [
+        [2, 7, 0], [1, 6, 11], [0, 5, 10], [0, 4, 9]]
+    assert tf.linalg.diag_part(x, k=(1, 1)).shape == (3,)
+    assert tf.linalg.diag(np.float32([[1, 2], [3, 4]]), k=(0, 1)).numpy().tolist() == [[3, 2], [0, 4]]
+    got = tf.linalg.diag(np.float32([[1, 2, 3], [4, 5, 6]]), k=(-1, 0), num_rows=3, num_cols=3, padding_value=9)
+    assert got.numpy().tolist() == [[1, 9, 9], [4, 2, 9], [9, 5, 3]]
+    got = tf.linalg.set_diag(np.zeros((3, 4), np.float32), np.float32([[1, 2, 3], [4, 5, 6]]), k=(0, 1))
+    assert got.numpy().tolist() == [[4, 1, 0, 0], [0, 5, 2, 0], [0, 0, 6, 3]]
+    err = tf.errors.InvalidArgumentError
+    _raises(lambda: tf.linalg.diag_part(x, k=(2, 1)), err,
+            "lower_diag_index must not be larger than upper_diag_index: 2 > 1")
+    _raises(lambda: tf.linalg.diag_part(x, k=(-5, 1)), err, "lower_diag_index is out of bound: -5. It must be "
+            "between -3 and 4")
+    _raises(lambda: tf.linalg.diag_part(x, k=(0, 1, 2)), err,
+            "diag_index must have only one or two elements, received 3 elements.")

@@ -79,22 +79,26 @@ def _matrix_band_part_grad(op, grad):
     return [matrix_diag_ops.band_part(grad, op.inputs[1], op.inputs[2]), None, None]
 
 
+def _align(op):
+    return _attr(op, "align", "RIGHT_LEFT")
+
+
 @RegisterGradient("MatrixDiagV3")
 def _matrix_diag_grad(op, grad):
-    return [matrix_diag_ops.diag_part(grad, k=op.inputs[1]), None, None, None, None]
+    return [matrix_diag_ops.diag_part(grad, k=op.inputs[1], align=_align(op)), None, None, None, None]
 
 
 @RegisterGradient("MatrixDiagPartV3")
 def _matrix_diag_part_grad(op, grad):
     x = op.inputs[0]
-    return [matrix_diag_ops.set_diag(creation_ops.zeros_like(x), grad, k=op.inputs[1]), None, None]
+    return [matrix_diag_ops.set_diag(creation_ops.zeros_like(x), grad, k=op.inputs[1], align=_align(op)), None, None]
 
 
 @RegisterGradient("MatrixSetDiagV3")
 def _matrix_set_diag_grad(op, grad):
-    k = op.inputs[2]
-    d = op.inputs[1]
-    return [matrix_diag_ops.set_diag(grad, creation_ops.zeros_like(d), k=k), matrix_diag_ops.diag_part(grad, k=k), None]
+    k, d = op.inputs[2], op.inputs[1]
+    return [matrix_diag_ops.set_diag(grad, creation_ops.zeros_like(d), k=k, align=_align(op)),
+            matrix_diag_ops.diag_part(grad, k=k, align=_align(op)), None]
 
 
 def _safe_reciprocal(x, epsilon=1e-20):

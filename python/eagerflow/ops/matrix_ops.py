@@ -3,6 +3,8 @@ cholesky, triangular_solve (MatrixInverse, MatrixDeterminant, LogMatrixDetermina
 Cholesky, MatrixTriangularSolve)."""
 import collections
 
+import numpy as np
+
 from eagerflow.framework.convert import convert_to_tensor
 from eagerflow.ops._execute import execute, execute1
 
@@ -98,3 +100,40 @@ def cross(a, b, name=None):
     a = convert_to_tensor(a)
     b = convert_to_tensor(b, dtype=a.dtype)
     return execute1("Cross", [a, b], {}, name)
+
+
+def _regularized_gramian_cholesky(matrix, l2_regularizer, first_kind):
+    from eagerflow.ops import array_ops, creation_ops, linalg_ops  # pylint: disable=import-outside-toplevel
+    gramian = linalg_ops.matmul(matrix, matrix, adjoint_a=first_kind, adjoint_b=not first_kind)
+    if hasattr(l2_regularizer, "dtype") or l2_regularizer != 0:
+        shape = array_ops.shape(matrix)
+        small = shape[-1] if first_kind else shape[-2]
+        gramian += l2_regularizer * creation_ops.eye(small, dtype=matrix.dtype)
+    return cholesky(gramian)
+
+
+def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
+    """Least-squares solutions X of matrix @ X ≈ rhs. fast: TF's normal equations through Cholesky
+    (with l2_regularizer, the ridge solution); otherwise the minimum-norm solution (through SVD here;
+    TF's kernel uses a complete orthogonal decomposition, the same solution)."""
+    from eagerflow.framework import dtypes  # pylint: disable=import-outside-toplevel
+    from eagerflow.ops import linalg_ops, math_ops, reduction_ops  # pylint: disable=import-outside-toplevel
+    matrix = convert_to_tensor(matrix)
+    rhs = convert_to_tensor(rhs, dtype=matrix.dtype)
+    if not fast:
+        s, u, v = svd(matrix)
+        cutoff = reduction_ops.reduce_max(s, axis=-1, keepdims=True) * (
+            max(matrix.shape.as_list()[-2:] or [1]) * float(np.finfo(matrix.dtype.as_numpy_dtype).eps))
+        keep = s > cutoff
+        s_inv = math_ops.cast(keep, s.dtype) / (s + math_ops.cast(~keep, s.dtype))  # 1/s, 0 below the cutoff
+        utb = linalg_ops.matmul(u, rhs, adjoint_a=True) * s_inv[..., :, None]
+        return linalg_ops.matmul(v, utb)
+    reg = math_ops.cast(convert_to_tensor(l2_regularizer, dtype=dtypes.float64), matrix.dtype)
+    rows, cols = matrix.shape.as_list()[-2:] if matrix.shape.rank else (None, None)
+    if rows is None or cols is None:
+        raise NotImplementedError("tf.linalg.lstsq needs the matrix dimensions known statically in eagerflow.")
+    if rows >= cols:
+        chol = _regularized_gramian_cholesky(matrix, reg, first_kind=True)
+        return cholesky_solve(chol, linalg_ops.matmul(matrix, rhs, adjoint_a=True), name=name)
+    chol = _regularized_gramian_cholesky(matrix, reg, first_kind=False)
+    return linalg_ops.matmul(matrix, cholesky_solve(chol, rhs), adjoint_a=True)
