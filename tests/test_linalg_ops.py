@@ -291,3 +291,14 @@ def test_diag_bands_match_tf():
             "between -3 and 4")
     _raises(lambda: tf.linalg.diag_part(x, k=(0, 1, 2)), err,
             "diag_index must have only one or two elements, received 3 elements.")
+
+
+def test_pinv_logdet_matrix_transpose():
+    a = _rng.standard_normal((2, 4, 3))
+    np.testing.assert_allclose(tf.linalg.pinv(a).numpy(), np.linalg.pinv(a), atol=1e-10)
+    spd = a @ np.swapaxes(a, -1, -2) + np.eye(4)
+    np.testing.assert_allclose(tf.linalg.logdet(spd).numpy(), np.linalg.slogdet(spd)[1], rtol=1e-10)
+    assert tf.linalg.logdet(np.float32([[4, 2], [2, 3]])).numpy() == np.float32(2.0794415)  # TF 2.21's value
+    np.testing.assert_array_equal(tf.linalg.matrix_transpose(a).numpy(), np.swapaxes(a, -1, -2))
+    with pytest.raises(ValueError, match=r"Argument `a` should be a \(batch\) matrix with rank >= 2"):
+        tf.linalg.matrix_transpose(np.ones(3, np.float32))

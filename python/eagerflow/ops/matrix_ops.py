@@ -53,18 +53,48 @@ def cholesky_solve(chol, rhs, name=None):
     return triangular_solve(chol, y, lower=True, adjoint=True, name=name)
 
 
-def adjoint(matrix, name=None):
-    """The conjugate transpose of each matrix."""
+def matrix_transpose(a, name="matrix_transpose", conjugate=False):
+    """Swaps the last two dims (and conjugates with `conjugate`)."""
     from eagerflow.ops import array_ops, creation_ops, math_ops  # pylint: disable=import-outside-toplevel
-    matrix = convert_to_tensor(matrix)
-    if matrix.shape.rank is not None:
-        r = matrix.shape.rank
+    a = convert_to_tensor(a)
+    if a.shape.rank is not None:
+        r = a.shape.rank
+        if r < 2:
+            raise ValueError(f"Argument `a` should be a (batch) matrix with rank >= 2.  Received `a` = {a} with "
+                             f"shape: {a.shape}")
         perm = list(range(r - 2)) + [r - 1, r - 2]
     else:
-        r = array_ops.rank(matrix)
+        r = array_ops.rank(a)
         perm = array_ops.concat([creation_ops.range(r - 2), [r - 1, r - 2]], 0)
-    out = array_ops.transpose(matrix, perm)
-    return math_ops.conj(out) if matrix.dtype.is_complex else out
+    out = array_ops.transpose(a, perm)
+    return math_ops.conj(out) if conjugate and a.dtype.is_complex else out
+
+
+def adjoint(matrix, name=None):
+    """The conjugate transpose of each matrix."""
+    return matrix_transpose(matrix, conjugate=True)
+
+
+def logdet(matrix, name=None):
+    """log(det(matrix)) of Hermitian positive definite matrices, through their Cholesky factor."""
+    from eagerflow.ops import math_ops, matrix_diag_ops, reduction_ops  # pylint: disable=import-outside-toplevel
+    chol = cholesky(matrix)
+    return 2.0 * reduction_ops.reduce_sum(math_ops.log(matrix_diag_ops.diag_part(chol)), axis=[-1])
+
+
+def pinv(a, rcond=None, validate_args=False, name=None):
+    """The Moore-Penrose pseudo-inverse through the SVD; singular values below rcond * max(s) count as 0
+    (rcond defaults to 10 * max(M, N) * eps, as TF)."""
+    from eagerflow.ops import linalg_ops, math_ops, reduction_ops  # pylint: disable=import-outside-toplevel
+    a = convert_to_tensor(a)
+    dims = a.shape.as_list()[-2:]
+    if rcond is None:
+        rcond = 10.0 * max(dims) * float(np.finfo(a.dtype.as_numpy_dtype).eps)
+    s, u, v = svd(a, full_matrices=False)
+    cutoff = rcond * reduction_ops.reduce_max(s, axis=-1, keepdims=True)
+    keep = s > cutoff
+    s_inv = math_ops.cast(keep, s.dtype) / (s + math_ops.cast(~keep, s.dtype))
+    return linalg_ops.matmul(v * s_inv[..., None, :], u, adjoint_b=True)
 
 
 Qr = collections.namedtuple("Qr", ["q", "r"])
