@@ -77,6 +77,11 @@ def distinct(*shape):
     return _rng.permutation(np.arange(n) * 0.1 - n * 0.05).reshape(shape)
 
 
+def wellcond(*shape):
+    """Matrices [..., n, n] with a dominant diagonal (far from singular)."""
+    return _rng.standard_normal(shape) + 3 * np.eye(shape[-1])
+
+
 def probs(*shape):
     """Rows of positive values summing to 1 (probability distributions over the last axis)."""
     p = _rng.uniform(0.1, 1.0, shape)
@@ -407,6 +412,30 @@ SAMPLES = {
     "LogicalNot": op(call(b([True, False])), no_grad=_BOOL),
     "LogicalOr": op(call(b([True, False, False]), b([False, False, True])), no_grad=_BOOL),
     "MatMul": op(call(f(2, 3), f(3, 4)), call(f(3, 2), f(4, 3), transpose_a=True, transpose_b=True), grad="a b"),
+    "MatrixInverse": op(call(wellcond(3, 3)), call(wellcond(2, 2, 2), adjoint=True), grad="input"),
+    "MatrixDeterminant": op(call(wellcond(3, 3)), call(wellcond(2, 2, 2)), grad="input"),
+    "LogMatrixDeterminant": op(call(wellcond(2, 3, 3)), grad="input"),
+    "MatrixSolve": op(call(wellcond(3, 3), f(3, 2)), call(wellcond(2, 2, 2), f(2, 2, 1), adjoint=True),
+                      grad="matrix rhs"),
+    "MatrixTriangularSolve": op(call(wellcond(3, 3), f(3, 2)),
+                                call(wellcond(2, 3, 3), f(3, 1), lower=False, adjoint=True), grad="matrix rhs"),
+    "Cholesky": op(call(wellcond(3, 3) @ wellcond(3, 3).T),
+                   grad_checked_in="tests/test_linalg_grad.py: reads one triangle, its gradient is symmetrized "
+                                   "(checked through a symmetric parametrization)"),
+    "SelfAdjointEigV2": op(call(wellcond(3, 3) + wellcond(3, 3).T + np.diag([0.0, 2.0, 4.0])),
+                           call(wellcond(2, 3, 3) * 0 + np.diag([1.0, 2.0, 4.0]) + 0.1, compute_v=False),
+                           grad="input"),
+    "Qr": op(call(f(3, 2)), call(f(2, 2, 3)), call(f(3, 3), full_matrices=True),
+             grad_checked_in="tests/test_linalg_grad.py: needs static matrix dims (as TF's QrGrad)"),
+    "Svd": op(call(f(3, 2)), call(f(2, 3), compute_uv=False), call(f(3, 3), full_matrices=True),
+              grad_checked_in="tests/test_linalg_grad.py: needs static matrix dims (as TF's SvdGrad)"),
+    "Cross": op(call(f(2, 3), f(2, 3)), call(i32([1, 2, 3]), i32([4, 5, 6])), grad="a b"),
+    "MatrixBandPart": op(call(f(2, 3, 4), i64(1), i64(0)), call(f(4, 3), i32(-1), i32(1)), grad="input"),
+    "MatrixDiagPartV3": op(call(f(2, 3, 4), i32(0), f64(0)), call(f(3, 4), i32(1), f64(0), align="LEFT_RIGHT"),
+                           grad="input"),
+    "MatrixDiagV3": op(call(f(2, 3), i32(0), i32(-1), i32(-1), f64(0)),
+                       call(f(3), i32(-1), i32(-1), i32(-1), f64(0)), grad="diagonal"),
+    "MatrixSetDiagV3": op(call(f(2, 3, 4), f(2, 3), i32(0)), call(f(3, 4), f(3), i32(1)), grad="input diagonal"),
     "Max": op(call(distinct(2, 3), i32([1])), call(distinct(2, 3, 2), i32([0, -1]), keep_dims=True), grad="input"),
     "Maximum": op(call(distinct(2, 3), distinct(3) + 0.025), grad="x y"),
     "Mean": op(call(f(2, 3), i32([0])), call(f(2, 3, 2), i32([-1]), keep_dims=True), grad="input"),

@@ -190,6 +190,8 @@ def _shape_to_numpy(shape):
     if not shape.is_fully_defined():
         raise ValueError(f"Cannot convert a partially known TensorShape {shape} to a Tensor.")
     dims = shape.as_list()
+    if any(d >= 2 ** 63 for d in dims):
+        raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
     return np.array(dims, np.int32 if all(d < 2 ** 31 for d in dims) else np.int64)
 
 

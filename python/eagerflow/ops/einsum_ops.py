@@ -145,7 +145,9 @@ def tensordot(a, b, axes, name=None):
     the first of b; or a pair of axis lists)."""
     a, b = convert_to_tensor(a), convert_to_tensor(b)
     ra, rb = a.shape.rank, b.shape.rank
-    if isinstance(axes, int) or (hasattr(axes, "shape") and axes.shape.rank == 0):
+    axes_shape = getattr(axes, "shape", None)
+    axes_rank = len(axes_shape) if isinstance(axes_shape, tuple) else getattr(axes_shape, "rank", None)
+    if isinstance(axes, int) or axes_rank == 0:
         n = int(axes)
         if n < 0:
             raise ValueError(f"'axes' must be at least 0. Received: axes={n}.")
@@ -165,6 +167,9 @@ def tensordot(a, b, axes, name=None):
     ta = list(letters[:ra])
     tb = list(letters[ra:ra + rb])
     for i, j in zip(axes_a, axes_b):
+        for k, r in ((i, ra), (j, rb)):
+            if not -r <= k < r:  # TF's GatherV2 of the axis out of range
+                raise errors.InvalidArgumentError(None, None, f"indices[0] = {k} is not in [0, {r}) [Op:GatherV2]")
         tb[j % rb] = ta[i % ra]
     out = [c for c in ta if c not in tb] + [c for c in tb if c not in ta]
     return einsum(f"{''.join(ta)},{''.join(tb)}->{''.join(out)}", a, b)

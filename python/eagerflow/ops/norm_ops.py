@@ -3,7 +3,7 @@ tf.linalg.matvec, composed from ops as TF composes them."""
 import numpy as np
 
 from eagerflow.framework.convert import convert_to_tensor
-from eagerflow.ops import array_ops, linalg_ops, math_ops, reduction_ops
+from eagerflow.ops import array_ops, linalg_ops, math_ops, matrix_diag_ops, reduction_ops
 
 _MATRIX_NORMS = ["euclidean", "fro", 1, 2, np.inf]
 
@@ -64,23 +64,12 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # pylin
     return result
 
 
-def _diag_part(x):
-    """The main diagonals of [..., M, N] matrices: every (N + 1)-th element of each flattened matrix."""
-    dims = x.shape.as_list()
-    m, n = dims[-2], dims[-1]
-    if m is None or n is None:
-        raise NotImplementedError("tf.linalg.trace needs the matrix dimensions known statically in eagerflow.")
-    lead = array_ops.shape(x)[:-2]
-    flat = array_ops.reshape(x, array_ops.concat([lead, [m * n]], 0))
-    return flat[..., ::n + 1][..., :min(m, n)]
-
-
 def trace(x, name=None):
     """Sum of the main diagonal of each innermost matrix."""
     x = convert_to_tensor(x)
     if x.shape.rank is not None and x.shape.rank < 2:
         raise ValueError(f"Shape must be at least rank 2 but is rank {x.shape.rank}")
-    return reduction_ops.reduce_sum(_diag_part(x), axis=-1)
+    return reduction_ops.reduce_sum(matrix_diag_ops.diag_part(x), axis=-1)
 
 
 def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False, name=None):
