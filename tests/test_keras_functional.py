@@ -205,3 +205,35 @@ def test_every_layer_applies_its_weight_regularizers():
     assert [len(layer.losses) for layer in layers] == [2, 1, 2, 1, 2, 1]
     np.testing.assert_allclose([float(v) for v in layers[4].losses], [0.02, 0.02], rtol=1e-6)
     np.testing.assert_allclose(float(layers[0].losses[1]), 0.02, rtol=1e-6)
+
+
+def test_call_errors_name_the_layer_and_its_arguments_as_keras2():
+    # texts from tf_keras for the same code
+    class Reshapes(L.Layer):
+        def call(self, x, flag=3):
+            return tf.reshape(x, [7])
+
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        Reshapes(name="b")(tf.ones((2,)), flag=[1, 2])
+    assert str(info.value) == (
+        "Exception encountered when calling layer 'b' (type Reshapes).\n\n"
+        "Input to reshape is a tensor with 2 values, but the requested shape has 7 [Op:Reshape]\n\n"
+        "Call arguments received by layer 'b' (type Reshapes):\n"
+        "  • x=tf.Tensor(shape=(2,), dtype=float32)\n"
+        "  • flag=['1', '2']")
+    inp = tf.keras.Input((3,))
+    m = tf.keras.Model(inp, L.Dense(1, name="d")(inp), name="model_t")
+    with pytest.raises(ValueError, match=r'^Input 0 of layer "model_t" is incompatible with the layer: expected '
+                                         r"shape=\(None, 3\), found shape=\(2, 5\)$"):
+        m(np.ones((2, 5), np.float32))
+    assert m(np.ones((2, 3, 1), np.float32)).shape == (2, 1)  # a trailing axis of 1 is squeezed
+    with pytest.raises(ValueError) as info:  # the inner layer's check, wrapped by the model's call
+        m(np.ones((2, 3, 4), np.float32))
+    assert str(info.value) == (
+        "Exception encountered when calling layer 'model_t' (type Functional).\n\n"
+        'Input 0 of layer "d" is incompatible with the layer: expected axis -1 of input shape to have value 3, but '
+        "received input with shape (2, 3, 4)\n\n"
+        "Call arguments received by layer 'model_t' (type Functional):\n"
+        "  • inputs=tf.Tensor(shape=(2, 3, 4), dtype=float32)\n"
+        "  • training=None\n"
+        "  • mask=None")

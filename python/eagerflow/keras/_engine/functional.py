@@ -5,7 +5,7 @@ from eagerflow.keras import _backend as backend
 from eagerflow.keras._layers.input_layer import InputLayer
 from eagerflow.keras._layers.keras_tensor import KerasTensor
 from eagerflow.keras._engine.model import Model
-from eagerflow.ops import math_ops
+from eagerflow.ops import array_ops, math_ops
 
 
 def map_graph(inputs, outputs):
@@ -46,6 +46,15 @@ def map_graph(inputs, outputs):
     for node in nodes:
         by_depth.setdefault(depth[id(node)], []).append(node)
     return nodes, by_depth
+
+
+def _shape_tuple(x):
+    shape = getattr(x, "shape", None)
+    if shape is None:
+        return None
+    if hasattr(shape, "rank"):
+        return None if shape.rank is None else tuple(shape.as_list())
+    return tuple(shape)
 
 
 def _check_symbolic(structure, what):
@@ -136,11 +145,27 @@ class Functional(Model):
                              f"{len(flat)} input tensors. Inputs received: {flat}")
         return flat
 
+    def _assert_input_compatibility(self, inputs):
+        """Keras 2's check of the model's Inputs: an input of the Input's rank must match its known dims."""
+        if self._flat_inputs is None or self.__dict__.get("_inferred_input_shape", False):
+            return
+        for i, (kt, x) in enumerate(zip(self._flat_inputs, self._flatten_call_inputs(inputs))):
+            shape, want = _shape_tuple(x), kt.shape
+            if shape is None or want.rank is None or len(shape) != want.rank:
+                continue  # another rank: the layers that read it say what they expect
+            if any(w is not None and s is not None and w != s for w, s in zip(want.as_list(), shape)):
+                raise ValueError(f'Input {i} of layer "{self.name}" is incompatible with the layer: expected '
+                                 f"shape={tuple(want.as_list())}, found shape={shape}")
+
     def call(self, inputs, training=None, mask=None):
         values = {}
         for kt, x in zip(self._flat_inputs, self._flatten_call_inputs(inputs)):
             if isinstance(x, Tensor) and x.dtype != kt.dtype:  # conform to the Input's dtype, as Keras 2
                 x = math_ops.cast(x, kt.dtype)
+            shape = _shape_tuple(x)
+            if shape is not None and kt.shape.rank is not None and len(shape) == kt.shape.rank + 1 \
+                    and shape[-1] == 1:  # and squeeze a trailing axis of 1 (Keras 2's allow_last_axis_squeeze)
+                x = array_ops.squeeze(x, [-1])
             values[id(kt)] = x
 
         def value_of(x):

@@ -105,6 +105,7 @@ class Sequential(Functional):
                 and not isinstance(args[0], KerasTensor):
             # the first call's data fixes the input shape (Keras 2's deferred build)
             from eagerflow.framework.ops import init_scope
+            self._inferred_input_shape = True  # from data: later calls may differ (Keras 2 relaxes it)
             with init_scope():
                 self._build_graph(Input(batch_shape=shape_of(args[0]), name=self._stack[0].name + "_input",
                                         dtype=_input_dtype(args[0])))

@@ -52,9 +52,14 @@ class Conv2D(Layer):
         self.bias_initializer = initializers.get(bias_initializer)
         self.bias_constraint = bias_constraint
 
-    def _check_input(self, inputs, min_ndim=4):
+    _min_ndim = 4
+
+    def _assert_input_compatibility(self, inputs):
         """Keras's InputSpec check: the rank, and the channels the weights were built for."""
-        shape = inputs.shape
+        min_ndim = self._min_ndim
+        shape = getattr(inputs, "shape", None)
+        if shape is None:
+            return
         if shape.rank is None:
             return
         if shape.rank < min_ndim:
@@ -89,7 +94,6 @@ class Conv2D(Layer):
         self.built = True
 
     def call(self, inputs, training=None):
-        self._check_input(inputs)
         x = conv_ops.conv2d(inputs, self.kernel, list(self.strides), self.padding.upper(),
                             dilations=list(self.dilation_rate))
         if self.bias is not None:
@@ -120,6 +124,8 @@ Conv2D.__module__ = "keras.layers"
 
 
 class Conv1D(Conv2D):
+    _min_ndim = 3
+
     """1-D convolution layer (NWC): kernel (k, in_channels, filters); padding "valid", "same" or
     "causal" (left padding only, so an output never sees later inputs)."""
 
@@ -137,7 +143,6 @@ class Conv1D(Conv2D):
 
     def call(self, inputs, training=None):
         from eagerflow.ops import array_ops
-        self._check_input(inputs, 3)
         x = inputs
         padding = self.padding.upper()
         if self.padding == "causal":

@@ -44,7 +44,6 @@ class DepthwiseConv2D(Conv2D):
         self.built = True
 
     def _depthwise(self, inputs):
-        self._check_input(inputs)
         return conv_ops.depthwise_conv2d(inputs, self.depthwise_kernel, [1, *self.strides, 1], self.padding.upper(),
                                          dilations=list(self.dilation_rate))
 
@@ -155,7 +154,6 @@ class Conv2DTranspose(Conv2D):
                 for n, k, p, s, d in zip((h, w), self.kernel_size, pads, self.strides, self.dilation_rate)]
 
     def call(self, inputs, training=None):
-        self._check_input(inputs)
         static = inputs.shape
         shape = array_ops.shape(inputs)
         dims = [static[i] if static[i] is not None else shape[i] for i in range(3)]

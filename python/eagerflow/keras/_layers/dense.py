@@ -42,12 +42,18 @@ class Dense(Layer):
                      if self.use_bias else None)
         self.built = True
 
+    def _assert_input_compatibility(self, inputs):
+        """Keras's InputSpec check (min_ndim=2, the last axis the kernel was built for)."""
+        shape = shape_of(inputs)
+        if shape is not None and len(shape) < 2:
+            raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: expected min_ndim=2, '
+                             f"found ndim={len(shape)}. Full shape received: {shape}")
+        if shape is not None and shape[-1] not in (None, self._input_dim):
+            raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: expected axis -1 of '
+                             f"input shape to have value {self._input_dim}, but received input with shape {shape}")
+
     def call(self, inputs, training=None):
         shape = shape_of(inputs)
-        if shape is not None and (len(shape) < 1 or shape[-1] not in (None, self._input_dim)):
-            raise ValueError(f"Input 0 with name 'None' of layer '{self.name}' is incompatible with the layer: "
-                             f"expected axis -1 of input shape to have value {self._input_dim}, but received input "
-                             f"with shape {shape}")
         if shape is not None and len(shape) == 2:
             x = linalg_ops.matmul(inputs, self.kernel)
         else:  # contract the last axis: flatten the leading ones, multiply, restore them

@@ -12,6 +12,7 @@ from eagerflow.framework.tensor import Tensor
 from eagerflow.framework.tensor_shape import TensorShape
 from eagerflow import _core
 from eagerflow.keras import _backend as backend, _initializers as initializers, _regularizers as regularizers
+from eagerflow.keras._layers import call_info
 from eagerflow.module.module import Module
 from eagerflow.ops import math_ops
 from eagerflow.ops.variables import Variable as _TFVariable
@@ -241,7 +242,15 @@ class Layer(Module):
             with name_scope(self.name):
                 if not self.__dict__.get("built", False):
                     self._maybe_build(args[0] if args else next(iter(kwargs.values()), None))
-                outputs = self.call(*args, **kwargs)
+                if args:
+                    self._assert_input_compatibility(args[0])
+                try:
+                    outputs = self.call(*args, **kwargs)
+                except Exception as e:  # pylint: disable=broad-except
+                    wrapped = call_info.with_call_info(self, e, args, kwargs)
+                    if wrapped is None:
+                        raise
+                    raise wrapped from None
                 if self.__dict__.get("_activity_regularizer") is not None:
                     self._add_activity_losses(outputs)
                 return outputs
@@ -273,6 +282,9 @@ class Layer(Module):
             self.set_weights(self._initial_weights)
             self._initial_weights = None
         _restore_deferred(self)
+
+    def _assert_input_compatibility(self, inputs):
+        """Keras's InputSpec check, before `call` (layers with requirements override it)."""
 
     def compute_output_shape(self, input_shape):
         raise NotImplementedError(f"Please run in eager mode or implement the compute_output_shape method on "
