@@ -49,5 +49,5 @@ def main():
         print(f"{what:<28}{ef:>12.3f}{npv:>12.3f}{ratio:>8.2f}  {unit}")
     print("(ratio: eagerflow speed relative to NumPy; 1.0 = as fast. Timings are noisy on a shared or busy "
           "machine: run again to compare.)")
-    print("\nNext: the notebooks in notebooks/ (eager execution; tf.function, AutoGraph and gradients) and the "
-          "docs in docs/ (api.md, architecture.md, performance.md).")
+    print("\nNext: the notebooks in notebooks/ (eager execution; tf.function, AutoGraph and gradients; Keras "
+          "models and fit) and the docs in docs/ (api.md, architecture.md, performance.md).")
