@@ -11,6 +11,7 @@
 #include <Eigen/Core>
 #include <Eigen/LU>
 
+#include "kernels/cpu/eigen_matrix.h"
 #include "ops/matrix_ops.h"
 #include "ops/op_util.h"
 #include "ops/signature.h"
@@ -19,17 +20,11 @@ namespace ef {
 namespace {
 
 template <typename T>
-using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using Mat = RowMajorMatrix<T>;
 template <typename T>
-using MapC = Eigen::Map<const Mat<T>>;
+using MapC = ConstMatrixMap<T>;
 template <typename T>
-using Map = Eigen::Map<Mat<T>>;
-
-int64_t num_matrices(const Shape& s) {
-  int64_t n = 1;
-  for (int i = 0; i + 2 < s.rank(); ++i) n *= s[i];
-  return n;
-}
+using Map = MatrixMap<T>;
 
 template <typename T>
 Eigen::PartialPivLU<Mat<T>> lu_of(const MapC<T>& a, bool adjoint) {
@@ -41,12 +36,6 @@ bool lu_singular(const Eigen::PartialPivLU<Mat<T>>& lu) {
   return lu.rows() > 0 && !(lu.matrixLU().diagonal().cwiseAbs().minCoeff() > T(0));
 }
 
-#define EF_LINALG_DISPATCH(DT, ...)                                              \
-  switch (DT) {                                                                  \
-    case DType::kFloat32: { using T = float; __VA_ARGS__; break; }              \
-    case DType::kFloat64: { using T = double; __VA_ARGS__; break; }             \
-    default: throw_no_kernel(c.op, "T", DT);                                     \
-  }
 
 template <typename T>
 void inverse(const TensorImpl& in, TensorImpl* out, bool adjoint) {
@@ -63,7 +52,7 @@ void inverse_kernel(KernelContext& c) {
   const TensorImpl& in = *c.input(0);
   infer_for_kernel(c);
   TensorImpl* out = c.allocate_output(0, in.dtype(), in.shape(), false);
-  EF_LINALG_DISPATCH(in.dtype(), inverse<T>(in, out, c.attrs.get<bool>("adjoint", false)));
+  EF_MATRIX_DISPATCH(in.dtype(), inverse<T>(in, out, c.attrs.get<bool>("adjoint", false)));
 }
 
 // sign and log|det| of each matrix; sign 0 and log -inf when singular.
@@ -96,7 +85,7 @@ void determinant_kernel(KernelContext& c) {
   const TensorImpl& in = *c.input(0);
   InferContext ic = infer_for_kernel(c);
   TensorImpl* out = c.allocate_output(0, in.dtype(), ic.out_shapes[0], false);
-  EF_LINALG_DISPATCH(in.dtype(), log_det<T>(in, nullptr, nullptr, out->data<T>()));
+  EF_MATRIX_DISPATCH(in.dtype(), log_det<T>(in, nullptr, nullptr, out->data<T>()));
 }
 
 void log_determinant_kernel(KernelContext& c) {
@@ -104,7 +93,7 @@ void log_determinant_kernel(KernelContext& c) {
   InferContext ic = infer_for_kernel(c);
   TensorImpl* sign = c.allocate_output(0, in.dtype(), ic.out_shapes[0], false);
   TensorImpl* log_abs = c.allocate_output(1, in.dtype(), ic.out_shapes[1], false);
-  EF_LINALG_DISPATCH(in.dtype(), log_det<T>(in, sign->data<T>(), log_abs->data<T>(), nullptr));
+  EF_MATRIX_DISPATCH(in.dtype(), log_det<T>(in, sign->data<T>(), log_abs->data<T>(), nullptr));
 }
 
 template <typename T>
@@ -122,7 +111,7 @@ void solve_kernel(KernelContext& c) {
   const TensorImpl& a = *c.input(0);
   InferContext ic = infer_for_kernel(c);
   TensorImpl* out = c.allocate_output(0, a.dtype(), ic.out_shapes[0], false);
-  EF_LINALG_DISPATCH(a.dtype(), solve<T>(a, *c.input(1), out, c.attrs.get<bool>("adjoint", false)));
+  EF_MATRIX_DISPATCH(a.dtype(), solve<T>(a, *c.input(1), out, c.attrs.get<bool>("adjoint", false)));
 }
 
 template <typename T>
@@ -140,7 +129,7 @@ void cholesky_kernel(KernelContext& c) {
   const TensorImpl& in = *c.input(0);
   infer_for_kernel(c);
   TensorImpl* out = c.allocate_output(0, in.dtype(), in.shape(), false);
-  EF_LINALG_DISPATCH(in.dtype(), cholesky<T>(in, out));
+  EF_MATRIX_DISPATCH(in.dtype(), cholesky<T>(in, out));
 }
 
 // Offset (in matrices) into an input of batch shape `in` of each batch of the broadcast `out`.
@@ -187,7 +176,7 @@ void triangular_solve_kernel(KernelContext& c) {
   InferContext ic = infer_for_kernel(c);
   TensorImpl* out = c.allocate_output(0, a.dtype(), ic.out_shapes[0], false);
   const bool lower = c.attrs.get<bool>("lower", true), adjoint = c.attrs.get<bool>("adjoint", false);
-  EF_LINALG_DISPATCH(a.dtype(), triangular_solve<T>(a, *c.input(1), out, lower, adjoint));
+  EF_MATRIX_DISPATCH(a.dtype(), triangular_solve<T>(a, *c.input(1), out, lower, adjoint));
 }
 
 EF_REGISTER_CPU_KERNEL("MatrixInverse", inverse_kernel);

@@ -10,6 +10,7 @@
 #include <Eigen/SVD>
 
 #include "kernels/cpu/broadcast.h"
+#include "kernels/cpu/eigen_matrix.h"
 #include "ops/matrix_ops.h"
 #include "ops/op_util.h"
 #include "ops/signature.h"
@@ -18,24 +19,12 @@ namespace ef {
 namespace {
 
 template <typename T>
-using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using Mat = RowMajorMatrix<T>;
 template <typename T>
-using MapC = Eigen::Map<const Mat<T>>;
+using MapC = ConstMatrixMap<T>;
 template <typename T>
-using Map = Eigen::Map<Mat<T>>;
+using Map = MatrixMap<T>;
 
-int64_t num_matrices(const Shape& s) {
-  int64_t n = 1;
-  for (int i = 0; i + 2 < s.rank(); ++i) n *= s[i];
-  return n;
-}
-
-#define EF_DECOMP_DISPATCH(DT, ...)                                  \
-  switch (DT) {                                                      \
-    case DType::kFloat32: { using T = float; __VA_ARGS__; break; }  \
-    case DType::kFloat64: { using T = double; __VA_ARGS__; break; } \
-    default: throw_no_kernel(c.op, "T", DT);                         \
-  }
 
 template <typename T>
 void eigh(const TensorImpl& in, TensorImpl* e, TensorImpl* v, bool compute_v) {
@@ -57,7 +46,7 @@ void eigh_kernel(KernelContext& c) {
   const bool compute_v = c.attrs.get<bool>("compute_v", true);
   TensorImpl* e = c.allocate_output(0, in.dtype(), ic.out_shapes[0], false);
   TensorImpl* v = c.allocate_output(1, in.dtype(), ic.out_shapes[1], false);
-  EF_DECOMP_DISPATCH(in.dtype(), eigh<T>(in, e, v, compute_v));
+  EF_MATRIX_DISPATCH(in.dtype(), eigh<T>(in, e, v, compute_v));
 }
 
 template <typename T>
@@ -77,7 +66,7 @@ void qr_kernel(KernelContext& c) {
   InferContext ic = infer_for_kernel(c);
   TensorImpl* q = c.allocate_output(0, in.dtype(), ic.out_shapes[0], false);
   TensorImpl* r = c.allocate_output(1, in.dtype(), ic.out_shapes[1], false);
-  EF_DECOMP_DISPATCH(in.dtype(), qr<T>(in, q, r, c.attrs.get<bool>("full_matrices", false)));
+  EF_MATRIX_DISPATCH(in.dtype(), qr<T>(in, q, r, c.attrs.get<bool>("full_matrices", false)));
 }
 
 template <typename T>
@@ -111,7 +100,7 @@ void svd_kernel(KernelContext& c) {
   TensorImpl* s = c.allocate_output(0, in.dtype(), ic.out_shapes[0], false);
   TensorImpl* u = c.allocate_output(1, in.dtype(), ic.out_shapes[1], false);
   TensorImpl* v = c.allocate_output(2, in.dtype(), ic.out_shapes[2], false);
-  EF_DECOMP_DISPATCH(in.dtype(), svd<T>(in, s, u, v, uv, full));
+  EF_MATRIX_DISPATCH(in.dtype(), svd<T>(in, s, u, v, uv, full));
 }
 
 void cross_kernel(KernelContext& c) {
