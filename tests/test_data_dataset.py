@@ -289,3 +289,23 @@ def test_training_pipeline_matches_numpy():
     want = np.lexsort(x.T)
     np.testing.assert_array_equal(got_x[order], x[want])
     np.testing.assert_array_equal(got_y[order], y[want])
+
+
+def test_sliced_rows_share_the_source_safely():
+    # Rows above the inline size are views of the source buffer: they must outlive the dataset,
+    # and an op on one row (which may reuse its input's buffer) must not change the others.
+    x = np.arange(4 * 100, dtype=np.float32).reshape(4, 100)
+    ds = tf.data.Dataset.from_tensor_slices(x)
+    it = iter(ds)
+    first = next(it)
+    doubled = tf.nn.relu(next(it) * 2.0)
+    del ds, it
+    np.testing.assert_array_equal(first.numpy(), x[0])
+    np.testing.assert_array_equal(doubled.numpy(), x[1] * 2)
+    rows = list(tf.data.Dataset.from_tensor_slices(x))
+    neg = [tf.negative(r) for r in rows]  # elementwise ops on the views
+    for i, r in enumerate(rows):
+        np.testing.assert_array_equal(r.numpy(), x[i])
+        np.testing.assert_array_equal(neg[i].numpy(), -x[i])
+    batches = list(tf.data.Dataset.from_tensor_slices(x).shuffle(4, seed=1).batch(3))
+    assert sorted(np.concatenate([b.numpy() for b in batches])[:, 0].tolist()) == [0, 100, 200, 300]

@@ -103,10 +103,11 @@ Tensor TensorImpl::zeros(DType dtype, const Shape& shape) {
   return t;
 }
 
-Tensor TensorImpl::from_buffer(DType dtype, const Shape& shape, std::shared_ptr<Buffer> buffer) {
+Tensor TensorImpl::from_buffer(DType dtype, const Shape& shape, std::shared_ptr<Buffer> buffer,
+                               size_t byte_offset) {
   auto t = new_impl(dtype, shape);
   t->num_elements_ = shape.num_elements();
-  t->data_ = buffer->data();
+  t->data_ = static_cast<char*>(buffer->data()) + byte_offset;
   t->buffer_ = std::move(buffer);
   return t;
 }

@@ -24,8 +24,11 @@ class TensorImpl {
   // Allocates an uninitialized (strings: empty) tensor. Shape must be fully defined.
   static Tensor empty(DType dtype, const Shape& shape);
   static Tensor zeros(DType dtype, const Shape& shape);
-  // A tensor that shares `buffer` (no copy); the caller guarantees the size fits.
-  static Tensor from_buffer(DType dtype, const Shape& shape, std::shared_ptr<Buffer> buffer);
+  // A tensor that shares `buffer` (no copy) from `byte_offset` on; the caller guarantees the size
+  // fits. With an offset it is a view (a row of a larger tensor): writers check the buffer's
+  // use count, so a shared buffer is never written in place.
+  static Tensor from_buffer(DType dtype, const Shape& shape, std::shared_ptr<Buffer> buffer,
+                            size_t byte_offset = 0);
   template <typename T>
   static Tensor scalar(T value) {
     Tensor t = empty(DTypeOf<T>::value, Shape());

@@ -25,6 +25,14 @@ void check_copyable(DType d) {
 Tensor slice_row(const TensorImpl& t, int64_t i) {
   check_copyable(t.dtype());
   Shape shape = row_shape(t.shape());
+  // Rows above the inline size are views of the source's buffer: slicing costs no allocation or
+  // copy (the batch that follows copies each row once). Strings are copied (they own their bytes).
+  const size_t row_bytes = dtype_size(t.dtype()) * static_cast<size_t>(shape.num_elements());
+  if (t.buffer() && t.dtype() != DType::kString && row_bytes > TensorImpl::kInlineBytes) {
+    const size_t offset = static_cast<size_t>(static_cast<const char*>(t.raw_data()) -
+                                              static_cast<const char*>(t.buffer()->data()));
+    return TensorImpl::from_buffer(t.dtype(), shape, t.buffer(), offset + static_cast<size_t>(i) * row_bytes);
+  }
   Tensor out = TensorImpl::empty(t.dtype(), shape);
   const int64_t n = out->num_elements();
   if (t.dtype() == DType::kString) {
