@@ -158,3 +158,18 @@ def test_parallel_interleave_bad_arguments():
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match="`cycle_length` must be `tf.data.AUTOTUNE` or greater than 0 but is 0"):
         src.interleave(lambda x: tf.data.Dataset.range(x), cycle_length=0, num_parallel_calls=1)
+
+
+def test_map_may_return_datasets():
+    # TF 2.21: the element spec holds a DatasetSpec leaf and iteration yields datasets.
+    m = tf.data.Dataset.range(6).window(2).map(lambda w: w.batch(2))
+    assert repr(m.element_spec) == ("DatasetSpec(TensorSpec(shape=(None,), dtype=tf.int64, name=None), "
+                                    "TensorShape([]))")
+    assert [[b.tolist() for b in d.as_numpy_iterator()] for d in m] == [[[0, 1]], [[2, 3]], [[4, 5]]]
+    m2 = tf.data.Dataset.range(4).map(lambda x: (x, tf.data.Dataset.range(x)))
+    assert repr(m2.element_spec) == (
+        "(TensorSpec(shape=(), dtype=tf.int64, name=None), "
+        "DatasetSpec(TensorSpec(shape=(), dtype=tf.int64, name=None), TensorShape([])))")
+    assert [(int(a), list(d.as_numpy_iterator())) for a, d in m2] == [(0, []), (1, [0]), (2, [0, 1]), (3, [0, 1, 2])]
+    flat = m.flat_map(lambda d: d)
+    assert [b.tolist() for b in flat.as_numpy_iterator()] == [[0, 1], [2, 3], [4, 5]]

@@ -35,11 +35,16 @@ class TracedFunction:
                 result = result._variant_tensor
             self.structured = _normalize_output(result)
             flat = nest.flatten(self.structured)
+            # A dataset among the results (map over window elements) is its variant scalar; its
+            # spec leaf is the dataset's DatasetSpec, so the consumer sees datasets again.
+            leaf_specs = [t._type_spec if _is_dataset(t) else None for t in flat]
+            flat = [t._variant_tensor if _is_dataset(t) else t for t in flat]
             outputs = [_core.execute1(_core.get_op("Identity"), [_in_graph(t, self.graph)], None, "Identity")
                        for t in flat]
         captures = self.graph._graph.captures()
         self.captured = [outer for outer, _ in captures]
-        self.output_spec = nest.pack_sequence_as(self.structured, [TensorSpec(t.shape, t.dtype) for t in outputs])
+        self.output_spec = nest.pack_sequence_as(
+            self.structured, [s if s is not None else TensorSpec(t.shape, t.dtype) for s, t in zip(leaf_specs, outputs)])
         self.function = _core.GraphFunction(self.graph._graph, phs + [ph for _, ph in captures], outputs,
                                             self.graph.name)
 
@@ -57,10 +62,16 @@ def _normalize_output(result):
     if isinstance(result, tuple):
         items = [_normalize_output(v) for v in result]
         return type(result)(*items) if hasattr(result, "_fields") else tuple(items)
+    if _is_dataset(result):
+        return result
     if result is None:
         raise TypeError("The function given to a tf.data transformation returned None; it must return a "
                         "tensor or a nest of tensors.")
     return _structure._to_tensor(result)
+
+
+def _is_dataset(x):
+    return hasattr(x, "_variant_tensor") and hasattr(x, "element_spec")
 
 
 def _in_graph(t, graph):
