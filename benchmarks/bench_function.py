@@ -46,6 +46,30 @@ def test_add_then_relu(benchmark, lib, mode):
     benchmark(f, a, b)
 
 
+# --- (a2) calls whose arguments are structures: the cache key covers nested leaves --------------
+
+def _structure(t, kind):
+    c = [t.constant([float(i)]) for i in range(10)]
+    if kind == "dict4":
+        return {"x": {"a": c[0], "b": c[1]}, "y": [c[2], c[3]]}
+    Pair = _PAIR
+    return {"a": (c[0], c[1]), "b": [c[2], {"c": c[3], "d": c[4]}], "e": Pair(c[5], c[6]),
+            "f": (c[7], [c[8], c[9]]), "lr": 0.5}
+
+
+import collections  # noqa: E402
+_PAIR = collections.namedtuple("Pair", "first second")
+
+
+@pytest.mark.benchmark(group="structured arguments")
+@pytest.mark.parametrize("kind", ["dict4", "mixed10"])
+def test_structured_call(benchmark, lib, kind):
+    f = lib.function(lambda s: lib.nest.flatten(s)[0])
+    s = _structure(lib, kind)
+    f(s)
+    benchmark(f, s)
+
+
 # --- (b) the wiki's 4-layer dense network (784-128-128-128-10) --------------------------------------
 
 def _dense4(t, rows):

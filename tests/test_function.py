@@ -1,6 +1,8 @@
 """tf.function basics: decorator forms, retracing rules, print vs result, nested structures,
 nested Functions, ConcreteFunction, run_functions_eagerly, variables, captures, and the C++ call
 path (fast cache, buffer reuse) giving the same results as the Python path and as eager."""
+import collections
+
 import numpy as np
 import pytest
 
@@ -431,7 +433,53 @@ def test_fast_path_key_distinguishes_argument_kinds():
     assert k((tf.constant([1]),)) != k((t1,))
     assert k((1,)) != k((True,)) != k((1.0,))
     assert k((1,)) == k((1,)) and k(("a",)) != k(("b",))
-    assert k(([t1],)) is None and k((np.ones(2),)) is None  # structures take the Python path
+    assert k((np.ones(2),)) is None  # arrays take the Python path (converted there)
+    # Structures are keyed by kind, length, dict keys and their leaves.
+    assert k(([t1],)) != k(((t1,),)) != k(({"a": t1},))
+    assert k(({"a": t1, "b": t2},)) == k(({"b": t2, "a": t1},))  # tf.nest order: sorted keys
+    assert k(({"a": t1},)) != k(({"b": t1},)) and k(([t1, t1],)) != k(([t1],))
+    assert k(({1: t1},)) is None  # non-str keys: Python path
+    Pair = collections.namedtuple("Pair", "x y")
+    assert k((Pair(t1, t2),)) is not None and k((Pair(t1, t2),)) != k(((t1, t2),))
+
+
+_Point = collections.namedtuple("_Point", "x y")
+
+
+@pytest.mark.parametrize("make", [
+    lambda c: [c[0], c[1]],
+    lambda c: (c[0], (c[1], [c[2]])),
+    lambda c: {"b": c[0], "a": {"z": c[1], "y": [c[2], 3]}},
+    lambda c: _Point(c[0], {"k": c[1]}),
+    lambda c: {"lr": 0.5, "name": "s", "t": (c[0], None, True)},
+], ids=["list", "nested-tuple", "nested-dict", "namedtuple", "scalars"])
+def test_structured_arguments_take_the_fast_path(make):
+    c = [tf.constant([float(i + 1)]) for i in range(3)]
+
+    @tf.function
+    def f(s):
+        return tf.add_n([x for x in tf.nest.flatten(s) if isinstance(x, tf.Tensor)])
+
+    want = sum(float(x.numpy()[0]) for x in tf.nest.flatten(make(c)) if isinstance(x, tf.Tensor))
+    assert f(make(c)).numpy()[0] == want  # traces, then remembers the key in C++
+    assert f._fast.call((make(c),)) is not NotImplemented  # later calls: the C++ cache
+    c2 = [tf.constant([float(10 * (i + 1))]) for i in range(3)]
+    # New values of the same structure reuse the trace and feed the new tensors in tf.nest order.
+    want2 = sum(float(x.numpy()[0]) for x in tf.nest.flatten(make(c2)) if isinstance(x, tf.Tensor))
+    assert f(make(c2)).numpy()[0] == want2
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_structured_arguments_keep_python_values_in_the_key():
+    @tf.function
+    def f(s):
+        return s["x"] * s["scale"]
+
+    x = tf.constant(2.0)
+    assert f({"x": x, "scale": 3.0}).numpy() == 6.0
+    assert f({"x": x, "scale": 4.0}).numpy() == 8.0  # a different Literal: a new trace
+    assert f({"x": x, "scale": 3.0}).numpy() == 6.0
+    assert f.experimental_get_tracing_count() == 2
 
 
 def test_concurrent_calls_from_threads():

@@ -1,12 +1,14 @@
 // tf.function's call fast path in C++: one call computes the trace key of the arguments (dtype and
 // shape of tensors, values of Python scalars), finds the compiled plan and runs it with the GIL
 // released (kept for a few tiny elementwise steps, see Plan::light). Only exact keys are looked up here;
-// anything it cannot key (nested structures, kwargs, Variables, ...) or has not seen goes to Python,
+// anything it cannot key (kwargs, Variables, dict subclasses, ...) or has not seen goes to Python,
 // which does the TraceType subtype lookup (function_cache.py) and then adds the key.
 #include <optional>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstring>
+#include <string_view>
 #include <iterator>
 #include <unordered_map>
 
@@ -52,49 +54,127 @@ const Tensor& tensor_of(PyObject* o) {
   return inst->get_value_and_holder().holder<Tensor>();
 }
 
-// Appends the key of `args` to `key` and their tensors to `feeds` (when given). False when an
-// argument is not a tensor or Python scalar: the caller takes the general path.
-bool encode_args(PyObject* args, std::string& key, std::vector<Tensor>* feeds) {
-  const Py_ssize_t n = PyTuple_GET_SIZE(args);
-  for (Py_ssize_t i = 0; i < n; ++i) {
-    PyObject* o = PyTuple_GET_ITEM(args, i);
-    if (Py_TYPE(o) == g_tensor_type) {
-      const Tensor& t = tensor_of(o);
-      if (t->is_symbolic()) return false;
-      const Shape& s = t->shape();
-      key.push_back('T');
-      key.push_back(static_cast<char>(t->dtype()));
-      key.push_back(static_cast<char>(s.rank()));
-      key.append(reinterpret_cast<const char*>(s.begin()), sizeof(int64_t) * static_cast<size_t>(s.rank()));
-      if (feeds) feeds->push_back(t);
-    } else if (o == Py_None) {
-      key.push_back('N');
-    } else if (PyBool_Check(o)) {
-      key.push_back(o == Py_True ? 'B' : 'b');
-    } else if (PyLong_CheckExact(o)) {
-      int overflow = 0;
-      long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-      if (overflow) return false;
-      key.push_back('i');
-      put(key, v);
-    } else if (PyFloat_CheckExact(o)) {
-      key.push_back('f');
-      put(key, PyFloat_AS_DOUBLE(o));
-    } else if (PyUnicode_CheckExact(o)) {
-      Py_ssize_t len = 0;
-      const char* s = PyUnicode_AsUTF8AndSize(o, &len);
-      if (!s) {
-        PyErr_Clear();
-        return false;
-      }
-      key.push_back('s');
-      put(key, static_cast<int64_t>(len));
-      key.append(s, static_cast<size_t>(len));
-    } else {
-      return false;
+// Nesting deeper than this goes to Python (which keys any depth).
+constexpr int kMaxDepth = 16;
+
+bool encode_value(PyObject* o, std::string& key, std::vector<Tensor>* feeds, int depth);
+
+bool encode_items(PyObject* const* items, Py_ssize_t n, std::string& key, std::vector<Tensor>* feeds, int depth) {
+  put(key, static_cast<int64_t>(n));
+  for (Py_ssize_t i = 0; i < n; ++i)
+    if (!encode_value(items[i], key, feeds, depth + 1)) return false;
+  return true;
+}
+
+// A dict with str keys, in tf.nest's order (sorted keys; UTF-8 byte order is code point order).
+bool encode_dict(PyObject* d, std::string& key, std::vector<Tensor>* feeds, int depth) {
+  struct Item {
+    std::string_view name;
+    PyObject* value;
+  };
+  thread_local std::vector<Item> scratch;
+  const size_t base = scratch.size();  // nested dicts share the scratch vector
+  PyObject *k, *v;
+  Py_ssize_t pos = 0;
+  bool ok = true;
+  while (ok && PyDict_Next(d, &pos, &k, &v)) {
+    Py_ssize_t len = 0;
+    const char* s = PyUnicode_CheckExact(k) ? PyUnicode_AsUTF8AndSize(k, &len) : nullptr;
+    if (!s) {
+      PyErr_Clear();
+      ok = false;
+      break;
+    }
+    scratch.push_back({std::string_view(s, static_cast<size_t>(len)), v});
+  }
+  if (ok) {
+    std::sort(scratch.begin() + static_cast<std::ptrdiff_t>(base), scratch.end(),
+              [](const Item& a, const Item& b) { return a.name < b.name; });
+    key.push_back('{');
+    put(key, static_cast<int64_t>(scratch.size() - base));
+    for (size_t i = base; ok && i < scratch.size(); ++i) {
+      put(key, static_cast<int64_t>(scratch[i].name.size()));
+      key.append(scratch[i].name);
+      ok = encode_value(scratch[i].value, key, feeds, depth + 1);
     }
   }
+  scratch.resize(base);
+  return ok;
+}
+
+bool is_namedtuple(PyObject* o) {
+  if (!PyTuple_Check(o)) return false;
+  PyObject* fields = PyObject_GetAttrString(reinterpret_cast<PyObject*>(Py_TYPE(o)), "_fields");
+  if (!fields) {
+    PyErr_Clear();
+    return false;
+  }
+  const bool ok = PyTuple_Check(fields);
+  Py_DECREF(fields);
+  return ok;
+}
+
+// Appends the key of one argument (tensors: dtype and shape; Python scalars and strings: their
+// value; tuples, lists, str-keyed dicts and namedtuples: their structure and items) and its tensors
+// in tf.nest order. False for anything else: the caller takes the general path.
+bool encode_value(PyObject* o, std::string& key, std::vector<Tensor>* feeds, int depth) {
+  if (Py_TYPE(o) == g_tensor_type) {
+    const Tensor& t = tensor_of(o);
+    if (t->is_symbolic()) return false;
+    const Shape& s = t->shape();
+    key.push_back('T');
+    key.push_back(static_cast<char>(t->dtype()));
+    key.push_back(static_cast<char>(s.rank()));
+    key.append(reinterpret_cast<const char*>(s.begin()), sizeof(int64_t) * static_cast<size_t>(s.rank()));
+    if (feeds) feeds->push_back(t);
+  } else if (o == Py_None) {
+    key.push_back('N');
+  } else if (PyBool_Check(o)) {
+    key.push_back(o == Py_True ? 'B' : 'b');
+  } else if (PyLong_CheckExact(o)) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow) return false;
+    key.push_back('i');
+    put(key, v);
+  } else if (PyFloat_CheckExact(o)) {
+    key.push_back('f');
+    put(key, PyFloat_AS_DOUBLE(o));
+  } else if (PyUnicode_CheckExact(o)) {
+    Py_ssize_t len = 0;
+    const char* s = PyUnicode_AsUTF8AndSize(o, &len);
+    if (!s) {
+      PyErr_Clear();
+      return false;
+    }
+    key.push_back('s');
+    put(key, static_cast<int64_t>(len));
+    key.append(s, static_cast<size_t>(len));
+  } else if (depth >= kMaxDepth) {
+    return false;
+  } else if (PyTuple_CheckExact(o)) {
+    key.push_back('(');
+    return encode_items(&PyTuple_GET_ITEM(o, 0), PyTuple_GET_SIZE(o), key, feeds, depth);
+  } else if (PyList_CheckExact(o)) {
+    key.push_back('[');
+    return encode_items(PySequence_Fast_ITEMS(o), PyList_GET_SIZE(o), key, feeds, depth);
+  } else if (PyDict_CheckExact(o)) {
+    return encode_dict(o, key, feeds, depth);
+  } else if (is_namedtuple(o)) {
+    // The class itself keys it: the Python cache's entry holds the class, and any change there
+    // empties this cache, so the address cannot be reused by another class while the key lives.
+    key.push_back('n');
+    put(key, reinterpret_cast<uintptr_t>(Py_TYPE(o)));
+    return encode_items(&PyTuple_GET_ITEM(o, 0), PyTuple_GET_SIZE(o), key, feeds, depth);
+  } else {
+    return false;
+  }
   return true;
+}
+
+// Appends the key of `args` to `key` and their tensors to `feeds` (when given).
+bool encode_args(PyObject* args, std::string& key, std::vector<Tensor>* feeds) {
+  return encode_items(&PyTuple_GET_ITEM(args, 0), PyTuple_GET_SIZE(args), key, feeds, 0);
 }
 
 // Per-function gradient helpers (backward functions), keyed by the forward functions and a tag;
@@ -221,6 +301,14 @@ class FunctionCache {
     return py::bytes(key);
   }
 
+  // The tensors a fast call with `args` would feed, in order, or None when `args` cannot be keyed.
+  py::object feeds_of(const py::tuple& args) {
+    std::string key;
+    std::vector<Tensor> feeds;
+    if (!encode_args(args.ptr(), key, &feeds)) return py::none();
+    return py::cast(feeds);
+  }
+
   void clear() {
     entries_.clear();
     last_.reset();
@@ -269,6 +357,7 @@ void init_function(py::module_& m) {
            py::arg("packer"), py::arg("exact") = true,
            py::arg("call") = py::none())
       .def("key_of", &FunctionCache::key_of)
+      .def("feeds_of", &FunctionCache::feeds_of)
       .def("clear", &FunctionCache::clear)
       .def("clear_inexact", &FunctionCache::clear_inexact)
       .def("take_hits", &FunctionCache::take_hits)

@@ -9,7 +9,6 @@ import numpy as np
 
 from eagerflow import _core
 from eagerflow.autograph._impl import api
-from eagerflow.framework.tensor import Tensor
 from eagerflow.function import input_signature as input_signature_lib
 from eagerflow.function import retracing_warning, trace_type
 from eagerflow.function.concrete_function import ConcreteFunction
@@ -98,10 +97,10 @@ class Function:
         return cf._call_flat(flat)
 
     def _remember_fast(self, args, flat, cf, exact):
-        """Adds the call's exact key to the C++ cache when the tensors it feeds are the positional
-        tensor arguments themselves (no conversions, no tensors elsewhere)."""
-        tensors = [a for a in args if type(a) is Tensor]
-        if len(tensors) == len(flat) and all(a is b for a, b in zip(tensors, flat)):
+        """Adds the call's exact key to the C++ cache when the tensors it would feed (the tensors
+        of the arguments, nested ones included, in tf.nest order) are the ones this call fed."""
+        tensors = self._fast.feeds_of(args)
+        if tensors is not None and len(tensors) == len(flat) and all(a is b for a, b in zip(tensors, flat)):
             # Under a tape, the entry also learns the taped call (saving forward values).
             call = cf._saving_call_op() if _core.tape_depth() > 0 else None
             self._fast.add(args, *cf._fast_call_spec(), exact, call)
