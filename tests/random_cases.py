@@ -46,6 +46,7 @@ def cases(tf):
     c["global_seed"] = lambda: _global_seed_sequence(tf)
     c["function"] = lambda: _function_sequence(tf)
     c["keras"] = lambda: _keras_weights(tf)
+    c["keras_dropout"] = lambda: _keras_dropout(tf)
     return c
 
 
@@ -102,6 +103,18 @@ def _keras_weights(tf):
     ks.utils.set_random_seed(11)
     m = ks.Sequential([ks.layers.Dense(4, input_shape=(3,)), ks.layers.Dense(2)])
     out += list(m.weights) + [ks.initializers.GlorotUniform()((2, 2))]
+    return out
+
+
+def _keras_dropout(tf):
+    tf.random.set_seed(None)
+    x = tf.ones([10])
+    seeded = tf.keras.layers.Dropout(0.5, seed=3)
+    out = [seeded(x, training=True), seeded(x, training=True)]
+    tf.random.set_seed(4)
+    unseeded = tf.keras.layers.Dropout(0.3)
+    out += [unseeded(x, training=True), unseeded(x, training=True)]
+    tf.random.set_seed(None)
     return out
 
 

@@ -1,7 +1,7 @@
 """Random values equal TensorFlow 2.21's bit for bit: the stateless ops for many seeds, shapes and
 dtypes, tf.random.Generator's sequence, the stateful ops after tf.random.set_seed, tf.function
-graphs, and Keras 2's seeded initializers. The digests were taken from TensorFlow (regenerate with
-`TF_USE_LEGACY_KERAS=1 python tests/random_cases.py` under TensorFlow)."""
+graphs, and Keras 2's seeded initializers and Dropout. The digests were taken from TensorFlow
+(regenerate with `TF_USE_LEGACY_KERAS=1 python tests/random_cases.py` under TensorFlow)."""
 import warnings
 
 import pytest
@@ -209,6 +209,9 @@ EXPECTED = {
         'float32[7]:d73373482e42565c float64[2, 3]:2167e677f85f0905 float32[3, 4]:24899cbd17273a98 '
         'float32[4]:374708fff7719dd5 float32[4, 2]:85a53518657e1884 float32[2]:af5570f5a1810b7a '
         'float32[2, 2]:87ed268fbcea718c'),
+    'keras_dropout': (
+        'float32[10]:9ac5d19850587926 float32[10]:d7eef6b838fe050b float32[10]:7ea11a7e91445fa8 '
+        'float32[10]:9e141f68fca93ca7'),
 }
 
 _CASES = cases(tf)
