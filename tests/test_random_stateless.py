@@ -192,6 +192,10 @@ def test_bad_arguments():
             lambda: tf.random.stateless_uniform([2], SEED, alg=7))
     _raises(tf.errors.InvalidArgumentError, "counter must be a vector with length at least 2; got shape: [1]",
             lambda: tf.random.stateless_uniform([2], SEED, alg="threefry"))
+    _raises(tf.errors.InvalidArgumentError, "num_samples should be non-negative, got -1",
+            lambda: tf.random.categorical([[1.0, 2.0]], -1))
+    _raises(tf.errors.UnimplementedError, "Non-XLA devices don't support the ThreeFry algorithm.",
+            lambda: tf.random.Generator.from_seed(1, alg="threefry").normal([2]))
     _raises(tf.errors.InvalidArgumentError, "logits should be a matrix, got shape [2]",
             lambda: tf.random.stateless_categorical([1.0, 2.0], 3, SEED))
     _raises(ValueError, "Shapes (2,) and [3] are incompatible",
@@ -207,3 +211,15 @@ def test_raw_v2_op_checks_key_and_counter():
             lambda: execute1("StatelessRandomUniformV2", [tf.constant([2]), key, counter, tf.constant(1)]))
     _raises(tf.errors.InvalidArgumentError, "Unsupported algorithm id: 2",
             lambda: execute1("StatelessRandomUniformV2", [tf.constant([2]), key[:1], counter, tf.constant(2)]))
+
+
+def test_generator_state_is_checkpointed(tmp_path):
+    g = tf.random.Generator.from_seed(7)
+    g.normal([3])
+    path = tf.train.Checkpoint(gen=g).write(str(tmp_path / "ck"))
+    expected = g.normal([2]).numpy()
+    restored = tf.random.Generator.from_seed(1)
+    tf.train.Checkpoint(gen=restored).read(path).assert_consumed()
+    np.testing.assert_array_equal(restored.normal([2]).numpy(), expected)
+    # TF's checkpoint key for the state (TF restores this file and continues the same sequence).
+    assert "gen/_state_var/.ATTRIBUTES/VARIABLE_VALUE" in dict(tf.train.list_variables(path))

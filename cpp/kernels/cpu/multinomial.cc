@@ -25,7 +25,7 @@ MultinomialArgs check_args(const KernelContext& c) {
   if (n.rank() != 0)
     throw_error(Code::kInvalidArgument, "num_samples should be a scalar, got shape ", n.shape().to_list_string());
   MultinomialArgs a{logits.shape()[0], logits.shape()[1], n.data<int32_t>()[0]};
-  if (a.samples < 0) throw_error(Code::kInvalidArgument, "num_samples should be nonnegative, got ", a.samples);
+  if (a.samples < 0) throw_error(Code::kInvalidArgument, "num_samples should be non-negative, got ", a.samples);
   if (a.classes <= 0 && a.batch > 0)
     throw_error(Code::kInvalidArgument, "num_classes should be positive, got ", a.classes);
   return a;

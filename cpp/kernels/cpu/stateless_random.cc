@@ -28,7 +28,7 @@ PhiloxRandom philox_from_seed(const KernelContext& c, size_t input) {
 
 namespace {
 
-constexpr int32_t kAlgPhilox = 1, kAlgAutoSelect = 3;
+constexpr int32_t kAlgPhilox = 1, kAlgThreeFry = 2, kAlgAutoSelect = 3;
 
 uint64_t word(uint32_t lo, uint32_t hi) { return lo | (static_cast<uint64_t>(hi) << 32); }
 
@@ -115,6 +115,8 @@ void read_and_skip_kernel(KernelContext& c) {
   if (!v) throw_error(Code::kInvalidArgument, c.op.name, " expects a resource handle as input 0");
   const int32_t alg = c.input(1)->data<int32_t>()[0];
   const uint64_t delta = static_cast<uint64_t>(c.input(2)->data<int64_t>()[0]);
+  if (alg == kAlgThreeFry)
+    throw_error(Code::kUnimplemented, "Non-XLA devices don't support the ThreeFry algorithm.");
   if (alg != kAlgPhilox && alg != kAlgAutoSelect) throw_error(Code::kInvalidArgument, "Unsupported algorithm id: ", alg);
   std::lock_guard<std::mutex> l(v->mu);
   const Tensor cur = v->value;
