@@ -143,6 +143,11 @@ def _variable():
     return tf.Variable(f64([1.0, 2.0])).handle
 
 
+def _rng_state():
+    """A tf.random.Generator state variable (int64 [counter_lo, counter_hi, key])."""
+    return tf.Variable(np.int64([1, 0, 5])).handle
+
+
 def _tensor_list(x):
     """A TensorList (variant) holding the rows of x."""
     x = np.asarray(x)
@@ -236,6 +241,7 @@ def _generator_attrs():
 _DATA = "tf.data (variant datasets, iterator resources): exact checks in test_data_*.py"
 _LIST = "variant (TensorList) inputs or outputs: exact checks in test_tensor_array.py"
 _RANDOM = "random values"
+_KEY_COUNTER_ALG = (np.int64([123]), np.int64([0, 456]), np.int32(3))
 _BOOL = "bool output"
 _INT = "integer output"
 _SHAPE = "shape or size computation"
@@ -446,8 +452,11 @@ SAMPLES = {
     "MirrorPadGrad": op(call(f(6, 5), i32([[1, 2], [1, 1]]), mode="REFLECT"),
                         call(f(6, 5), i32([[3, 0], [1, 1]]), mode="SYMMETRIC"), grad="input"),
     "Mul": op(call(f(2, 3), f()), grad="x y"),
+    "Multinomial": op(call(f(2, 3), i32(4), seed=1, seed2=2), call(f64([[0.0, 1.0]]), i32(3), output_dtype=tf.int32),
+                      no_grad=_RANDOM),
     "Neg": op(call(f(4)), grad="x"),
     "NoOp": op(call(), no_grad="no inputs or outputs"),
+    "NonDeterministicInts": op(call(i32([3]), dtype=tf.int64), no_grad=_RANDOM),
     "NotEqual": op(call(i32([[1, 2, 3]]), i32([1, 0, 3])), no_grad=_BOOL),
     "OneHot": op(call(i32([0, 2, -1]), i32(3), f64(1.0), f64(0.0), axis=-1),
                  call(i32([1, 0]), i32(2), f64(5.0), f64(-1.0), axis=0), no_grad="TF registers none"),
@@ -465,6 +474,7 @@ SAMPLES = {
     "RandomStandardNormal": op(call(i32([2, 3]), dtype=tf.float64, seed=1, seed2=2), no_grad=_RANDOM),
     "RandomUniform": op(call(i64([4]), dtype=tf.float32), no_grad=_RANDOM),
     "RandomUniformInt": op(call(i32([2, 2]), i32(0), i32(10)), no_grad=_RANDOM),
+    "RngReadAndSkip": op(call(_rng_state(), i32(1), i64(4)), no_grad=_RANDOM),
     "Range": op(call(i32(1), i32(8), i32(3)), call(f64(0.5), f64(-1.0), f64(-0.5)), no_grad=_SHAPE),
     "Rank": op(call(f(2, 3)), no_grad=_SHAPE),
     "ReadVariableOp": op(call(_variable(), dtype=tf.float64),
@@ -508,6 +518,17 @@ SAMPLES = {
                             complex_grad={"real_upstream": "the op is conj(x - y) (x - y), real-valued; TF's "
                                                            "gradient 2 grad (x - y) ignores Im(grad)"}),
     "Squeeze": op(call(f(2, 1, 3), squeeze_dims=[1]), call(f(1, 3, 1)), grad="input"),
+    "StatelessMultinomial": op(call(f(2, 3), i32(4), i64([1, 2])), call(f64([[0.0, 1.0]]), i32(3), i32([3, 4])),
+                               no_grad=_RANDOM),
+    "StatelessRandomGetAlg": op(call(), no_grad=_RANDOM),
+    "StatelessRandomGetKeyCounter": op(call(i64([1, 2])), call(i32([-3, 4])), no_grad=_RANDOM),
+    "StatelessRandomGetKeyCounterAlg": op(call(i64([1, 2])), no_grad=_RANDOM),
+    "StatelessRandomNormalV2": op(call(i32([2, 3]), *_KEY_COUNTER_ALG, dtype=tf.float64), no_grad=_RANDOM),
+    "StatelessRandomUniformFullIntV2": op(call(i32([5]), *_KEY_COUNTER_ALG, dtype=tf.int64), no_grad=_RANDOM),
+    "StatelessRandomUniformIntV2": op(call(i64([2, 2]), *_KEY_COUNTER_ALG, i32(-3), i32(7), dtype=tf.int32),
+                                      no_grad=_RANDOM),
+    "StatelessRandomUniformV2": op(call(i32([4]), *_KEY_COUNTER_ALG, dtype=tf.float16), no_grad=_RANDOM),
+    "StatelessTruncatedNormalV2": op(call(i32([3]), *_KEY_COUNTER_ALG, dtype=tf.float32), no_grad=_RANDOM),
     "StatefulPartitionedCall": op(call(f(2, 3), f(2, 3), **_call_attrs()), grad="args", unknown_rank=_CALL),
     "StatelessIf": op(call(True, f(2, 3), **_if_attrs()), call(False, f(2, 3), **_if_attrs()), grad="input"),
     "StatelessWhile": op(call(i32(0), f(3), **_while_attrs()), grad="input"),

@@ -93,7 +93,8 @@ def test_truncated_normal_within_two_stddev():
     tf.random.set_seed(0)
     for dtype in (tf.float16, tf.float32, tf.float64):
         x = tf.random.truncated_normal([50000], dtype=dtype).numpy().astype(np.float64)
-        assert np.all(np.abs(x) < 2.0)
+        # In float16 a float just below 2 rounds to 2.0, as in TF (6 of these 50000 with seed 0).
+        assert np.all(np.abs(x) < 2.0) if dtype != tf.float16 else np.all(np.abs(x) <= 2.0)
         assert abs(x.mean()) < 0.02 and abs(x.std() - 0.8796) < 0.02
     x = tf.random.truncated_normal([10000], mean=10.0, stddev=0.5).numpy()
     assert np.all(np.abs(x - 10) <= 1.0 + 1e-5)

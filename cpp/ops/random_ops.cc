@@ -1,12 +1,11 @@
 // Op definitions: stateful random ops (RandomStandardNormal, RandomUniform, RandomUniformInt,
 // TruncatedNormal, RandomShuffle). Attrs: dtype (Tout for RandomUniformInt), seed, seed2 (default 0).
 #include "ops/op_util.h"
+#include "ops/random_shape.h"
 
 namespace ef {
-namespace {
 
-// Output shape from the `shape` input: its value when known, else a rank from its length.
-Shape shape_from_input(const InferContext& c) {
+Shape random_output_shape(const InferContext& c) {
   if (c.values.size() > 0 && c.values[0]) {
     std::vector<int64_t> dims = tensor_to_int_vector(*c.values[0]);
     return Shape(dims);
@@ -15,6 +14,8 @@ Shape shape_from_input(const InferContext& c) {
   if (s.rank() == 1 && s[0] >= 0) return Shape(std::vector<int64_t>(static_cast<size_t>(s[0]), kUnknownDim));
   return Shape::unknown_rank();
 }
+
+namespace {
 
 void check_shape_input_type(const InferContext& c) {
   if (c.dtypes[0] != DType::kInt32 && c.dtypes[0] != DType::kInt64)
@@ -28,7 +29,7 @@ void infer_random_float(InferContext& c) {
   if (!dtype_is_floating(dt))
     throw_error(Code::kInvalidArgument, "Value for attr 'dtype' of ", tf_type_string(dt),
                 " is not in the list of allowed values: half, bfloat16, float, double");
-  c.set_output(0, dt, shape_from_input(c));
+  c.set_output(0, dt, random_output_shape(c));
 }
 
 void infer_random_uniform_int(InferContext& c) {
@@ -37,7 +38,7 @@ void infer_random_uniform_int(InferContext& c) {
   if (c.dtypes[1] != DType::kInt32 && c.dtypes[1] != DType::kInt64)
     throw_error(Code::kInvalidArgument, "Value for attr 'Tout' of ", tf_type_string(c.dtypes[1]),
                 " is not in the list of allowed values: int32, int64");
-  c.set_output(0, c.dtypes[1], shape_from_input(c));
+  c.set_output(0, c.dtypes[1], random_output_shape(c));
 }
 
 OpDef random_float(const char* name) {

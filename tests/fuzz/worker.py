@@ -35,6 +35,7 @@ TF_ALSO_RAISES = [
     (r"[A-Z_]\w*", OverflowError, r"int too big to convert"),  # a raw op's int attr beyond int64, eagerly
     (r"tf\.nn\.bias_add", AttributeError, r"has no attribute 'startswith'"),  # a data_format that is not a str
     (r"tf\.(linalg\.)?einsum", AttributeError, r"has no attribute 'replace'"),  # an equation that is not a str
+    (r"tf\.random\.Generator", AssertionError, r""),  # TF asserts that state and alg come together
 ]
 
 

@@ -1,60 +1,129 @@
-// Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3"): a counter-based
-// generator, so any block of output can be computed independently and in parallel.
+// Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3") with TF's layout
+// of key and 128-bit counter, so that the same seeds give TF's bits.
 #pragma once
 #include <array>
-#include <cmath>
 #include <cstdint>
 
 namespace ef {
 
-class Philox4x32 {
+class PhiloxRandom {
  public:
-  using Block = std::array<uint32_t, 4>;
+  using ResultType = std::array<uint32_t, 4>;
+  using Key = std::array<uint32_t, 2>;
+  static constexpr int kResultElementCount = 4;
 
-  // key = seed, counter = (block offset, seed2): each (seed, seed2) pair is its own stream.
-  Philox4x32(uint64_t seed, uint64_t seed2)
-      : key0_(static_cast<uint32_t>(seed)), key1_(static_cast<uint32_t>(seed >> 32)),
-        c2_(static_cast<uint32_t>(seed2)), c3_(static_cast<uint32_t>(seed2 >> 32)) {}
+  PhiloxRandom() = default;
+  // TF's PhiloxRandom(seed_lo, seed_hi): key = seed_lo, counter words 2 and 3 = seed_hi.
+  PhiloxRandom(uint64_t seed_lo, uint64_t seed_hi)
+      : counter_{0, 0, lo(seed_hi), hi(seed_hi)}, key_{lo(seed_lo), hi(seed_lo)} {}
+  PhiloxRandom(ResultType counter, Key key) : counter_(counter), key_(key) {}
+  // From the uint64 words of TF's V2 stateless ops and of tf.random.Generator's state.
+  static PhiloxRandom from_counter_key(uint64_t c0, uint64_t c1, uint64_t key) {
+    return PhiloxRandom({lo(c0), hi(c0), lo(c1), hi(c1)}, {lo(key), hi(key)});
+  }
 
-  // The 128 random bits of block number `index` of this stream.
-  Block block(uint64_t index) const {
-    Block c{static_cast<uint32_t>(index), static_cast<uint32_t>(index >> 32), c2_, c3_};
-    uint32_t k0 = key0_, k1 = key1_;
+  const ResultType& counter() const { return counter_; }
+  const Key& key() const { return key_; }
+
+  // Adds `count` to the 128-bit counter (in units of 128-bit blocks).
+  void skip(uint64_t count) {
+    const uint32_t count_lo = lo(count);
+    uint32_t count_hi = hi(count);
+    counter_[0] += count_lo;
+    if (counter_[0] < count_lo) ++count_hi;
+    counter_[1] += count_hi;
+    if (counter_[1] < count_hi) {
+      if (++counter_[2] == 0) ++counter_[3];
+    }
+  }
+
+  // Blocks for the next `n` counters into out[0, n); advances the counter by n. Runs of 16 whose
+  // low counter word does not wrap are computed side by side (the compiler vectorizes them).
+  void fill(ResultType* out, int64_t n) {
+    constexpr int kBatch = 16;
+    while (n > 0) {
+      if (n >= kBatch && counter_[0] <= 0xffffffffu - kBatch) {
+        batch<kBatch>(out);
+        counter_[0] += kBatch;
+        out += kBatch;
+        n -= kBatch;
+      } else {
+        *out++ = (*this)();
+        --n;
+      }
+    }
+  }
+
+  // The next 128 random bits; advances the counter by one.
+  ResultType operator()() {
+    ResultType c = counter_;
+    Key k = key_;
     for (int r = 0; r < 10; ++r) {
       if (r > 0) {
-        k0 += kW0;
-        k1 += kW1;
+        k[0] += kW0;
+        k[1] += kW1;
       }
-      uint64_t p0 = static_cast<uint64_t>(kM0) * c[0];
-      uint64_t p1 = static_cast<uint64_t>(kM1) * c[2];
-      c = {static_cast<uint32_t>(p1 >> 32) ^ c[1] ^ k0, static_cast<uint32_t>(p1),
-           static_cast<uint32_t>(p0 >> 32) ^ c[3] ^ k1, static_cast<uint32_t>(p0)};
+      const uint64_t p0 = static_cast<uint64_t>(kM0) * c[0];
+      const uint64_t p1 = static_cast<uint64_t>(kM1) * c[2];
+      c = {static_cast<uint32_t>(p1 >> 32) ^ c[1] ^ k[0], static_cast<uint32_t>(p1),
+           static_cast<uint32_t>(p0 >> 32) ^ c[3] ^ k[1], static_cast<uint32_t>(p0)};
     }
+    skip(1);
     return c;
   }
 
  private:
+  // Blocks of counters counter_ + 0 .. N - 1 (no carry out of word 0). Each lane runs all ten
+  // rounds on its own block, so GCC vectorizes the loop across blocks.
+  template <int N>
+  void batch(ResultType* out) const {
+    uint32_t o0[N], o1[N], o2[N], o3[N];
+    const uint32_t base = counter_[0], c1 = counter_[1], c2 = counter_[2], c3 = counter_[3];
+    const uint32_t key0 = key_[0], key1 = key_[1];
+    for (int i = 0; i < N; ++i) {
+      uint32_t a0 = base + static_cast<uint32_t>(i), a1 = c1, a2 = c2, a3 = c3, k0 = key0, k1 = key1;
+      for (int r = 0; r < 10; ++r) {
+        const uint64_t p0 = uint64_t{0xD2511F53u} * a0;
+        const uint64_t p1 = uint64_t{0xCD9E8D57u} * a2;
+        a0 = static_cast<uint32_t>(p1 >> 32) ^ a1 ^ k0;
+        a1 = static_cast<uint32_t>(p1);
+        a2 = static_cast<uint32_t>(p0 >> 32) ^ a3 ^ k1;
+        a3 = static_cast<uint32_t>(p0);
+        k0 += 0x9E3779B9u;
+        k1 += 0xBB67AE85u;
+      }
+      o0[i] = a0;
+      o1[i] = a1;
+      o2[i] = a2;
+      o3[i] = a3;
+    }
+    for (int i = 0; i < N; ++i) out[i] = {o0[i], o1[i], o2[i], o3[i]};
+  }
+
+  static uint32_t lo(uint64_t x) { return static_cast<uint32_t>(x); }
+  static uint32_t hi(uint64_t x) { return static_cast<uint32_t>(x >> 32); }
   static constexpr uint32_t kM0 = 0xD2511F53u, kM1 = 0xCD9E8D57u;
   static constexpr uint32_t kW0 = 0x9E3779B9u, kW1 = 0xBB67AE85u;
-  uint32_t key0_, key1_, c2_, c3_;
+  ResultType counter_{};
+  Key key_{};
 };
 
-// Uniform floats in [0, 1) built from the top mantissa bits (so every value is exact).
-inline float uniform_float(uint32_t x) { return static_cast<float>(x >> 8) * (1.0f / 16777216.0f); }
-inline double uniform_double(uint32_t hi, uint32_t lo) {
-  uint64_t x = (static_cast<uint64_t>(hi) << 32 | lo) >> 11;
-  return static_cast<double>(x) * (1.0 / 9007199254740992.0);
-}
+// Hands out the 32-bit words of a PhiloxRandom one at a time (TF's SingleSampleAdapter).
+class SingleSampleAdapter {
+ public:
+  explicit SingleSampleAdapter(PhiloxRandom* gen) : gen_(gen) {}
+  uint32_t operator()() {
+    if (used_ == PhiloxRandom::kResultElementCount) {
+      block_ = (*gen_)();
+      used_ = 0;
+    }
+    return block_[used_++];
+  }
 
-// Box-Muller: two uniforms -> two independent standard normals. u1 is moved into (0, 1]
-// so the log is finite.
-template <typename F>
-inline void box_muller(F u1, F u2, F* out0, F* out1) {
-  const F kTwoPi = static_cast<F>(6.283185307179586);
-  F r = std::sqrt(F(-2) * std::log(F(1) - u1));
-  F theta = kTwoPi * u2;
-  *out0 = r * std::cos(theta);
-  *out1 = r * std::sin(theta);
-}
+ private:
+  PhiloxRandom* gen_;
+  PhiloxRandom::ResultType block_{};
+  int used_ = PhiloxRandom::kResultElementCount;
+};
 
 }  // namespace ef

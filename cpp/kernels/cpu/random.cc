@@ -1,7 +1,7 @@
-// CPU kernels for the random ops: Philox4x32-10 streams keyed by (op, dtype, seed, seed2).
-// Each call reserves a fresh range of counter blocks, so repeated calls differ while the
-// whole sequence is reproducible after tf.random.set_seed. seed == seed2 == 0 means "not
-// seeded": such calls draw a fresh random key.
+// CPU kernels for the stateful random ops: one Philox stream per (op, dtype, seed, seed2), as TF
+// keeps one per cached kernel. Each call reserves 256 counter blocks per output value (TF's
+// rule), so the values match TF's and the sequence replays after tf.random.set_seed.
+// seed == seed2 == 0 means "not seeded": such a stream starts from a random key.
 #include <algorithm>
 #include <limits>
 #include <map>
@@ -12,7 +12,8 @@
 #include <type_traits>
 
 #include "kernels/cpu/broadcast.h"
-#include "kernels/cpu/philox.h"
+#include "kernels/cpu/random_distributions.h"
+#include "kernels/cpu/random_args.h"
 #include "kernels/cpu/random_state.h"
 #include "ops/op_util.h"
 
@@ -26,149 +27,21 @@ std::mutex& streams_mutex() {
   static auto* m = new std::mutex();
   return *m;
 }
-std::map<StreamKey, uint64_t>& streams() {
-  static auto* s = new std::map<StreamKey, uint64_t>();
+std::map<StreamKey, PhiloxRandom>& streams() {
+  static auto* s = new std::map<StreamKey, PhiloxRandom>();
   return *s;
 }
 
-struct Stream {
-  Philox4x32 gen;
-  uint64_t first;  // first block index reserved for this call
-};
-
-// Reserves `blocks` consecutive Philox blocks for this call.
-Stream reserve(const KernelContext& c, DType dtype, uint64_t blocks) {
-  int64_t seed = c.attrs.get<int64_t>("seed", 0), seed2 = c.attrs.get<int64_t>("seed2", 0);
-  std::lock_guard<std::mutex> lock(streams_mutex());
-  if (seed == 0 && seed2 == 0) {
-    static std::random_device rd;
-    uint64_t k = (static_cast<uint64_t>(rd()) << 32) | rd();
-    uint64_t k2 = (static_cast<uint64_t>(rd()) << 32) | rd();
-    return {Philox4x32(k, k2), 0};
-  }
-  uint64_t& offset = streams()[StreamKey{c.op.name, static_cast<int>(dtype), seed, seed2}];
-  Stream s{Philox4x32(static_cast<uint64_t>(seed), static_cast<uint64_t>(seed2)), offset};
-  offset += blocks;
-  return s;
+// TF reserves 256 blocks per output value, whatever the distribution uses.
+PhiloxRandom reserve_outputs(const KernelContext& c, DType dtype, int64_t n) {
+  return reserve_random_stream(c, dtype, static_cast<uint64_t>(n) * random::kReservedSamplesPerOutput);
 }
 
-// The `shape` input: a vector of non-negative int32/int64 dims.
-Shape shape_arg(const KernelContext& c) {
-  const TensorImpl& s = *c.input(0);
-  if (s.dtype() != DType::kInt32 && s.dtype() != DType::kInt64)
-    throw_error(Code::kInvalidArgument, "Value for attr 'T' of ", tf_type_string(s.dtype()),
-                " is not in the list of allowed values: int32, int64\n\t; NodeDef: {{node ", c.op.name, "}}");
-  if (s.rank() != 1)
-    throw_error(Code::kInvalidArgument, "shape must be a vector of {int32,int64}, got shape ",
-                s.shape().to_list_string());
-  std::vector<int64_t> dims = tensor_to_int_vector(s);
-  int64_t n = 1;
-  for (int64_t d : dims) {
-    if (d < 0) throw_error(Code::kInvalidArgument, "Dimension ", d, " must be >= 0");
-    if (d != 0 && n > std::numeric_limits<int64_t>::max() / d)
-      throw_error(Code::kInvalidArgument, "Shape ", Shape(dims).to_list_string(),
-                  " would have more than 2**63 - 1 elements");
-    n *= d;
-  }
-  return Shape(dims);
-}
-
-template <typename T>
-constexpr int per_block() {
-  return std::is_same_v<T, double> ? 2 : 4;
-}
-
-constexpr int64_t kBlockGrain = 4096;
-
-// Fills out[0, n) block by block: gen(block, tmp) writes per_block<T>() values into tmp.
-template <typename T, typename G>
-void fill_blocks(T* out, int64_t n, const Stream& s, G gen) {
-  constexpr int K = per_block<T>();
-  const int64_t nb = (n + K - 1) / K;
-  for_range(nb, [&](int64_t b0, int64_t b1) {
-    T tmp[K];
-    for (int64_t b = b0; b < b1; ++b) {
-      gen(s.gen.block(s.first + static_cast<uint64_t>(b)), tmp);
-      const int64_t base = b * K;
-      const int64_t m = std::min<int64_t>(K, n - base);
-      for (int64_t i = 0; i < m; ++i) out[base + i] = tmp[i];
-    }
-  }, kBlockGrain);
-}
-
-template <typename T>
-uint64_t blocks_for(int64_t n) {
-  return static_cast<uint64_t>((n + per_block<T>() - 1) / per_block<T>());
-}
-
-// [0, 1) in T: half uses 11 bits so that rounding never produces 1.0.
-template <typename T>
-void uniform_block(const Philox4x32::Block& b, T* out) {
-  if constexpr (std::is_same_v<T, double>) {
-    out[0] = uniform_double(b[0], b[1]);
-    out[1] = uniform_double(b[2], b[3]);
-  } else if constexpr (std::is_same_v<T, half>) {
-    for (int i = 0; i < 4; ++i) out[i] = static_cast<half>(static_cast<float>(b[i] >> 21) * (1.0f / 2048.0f));
-  } else {
-    for (int i = 0; i < 4; ++i) out[i] = uniform_float(b[i]);
-  }
-}
-
-template <typename T>
-void normal_block(const Philox4x32::Block& b, T* out) {
-  if constexpr (std::is_same_v<T, double>) {
-    box_muller(uniform_double(b[0], b[1]), uniform_double(b[2], b[3]), &out[0], &out[1]);
-  } else {
-    float r[4];
-    box_muller(uniform_float(b[0]), uniform_float(b[1]), &r[0], &r[1]);
-    box_muller(uniform_float(b[2]), uniform_float(b[3]), &r[2], &r[3]);
-    for (int i = 0; i < 4; ++i) out[i] = static_cast<T>(r[i]);
-  }
-}
-
-template <typename T>
-void run_uniform(KernelContext& c, const Shape& shape) {
-  TensorImpl* out = c.allocate_output(0, DTypeOf<T>::value, shape);
-  int64_t n = out->num_elements();
-  Stream s = reserve(c, out->dtype(), blocks_for<T>(n));
-  fill_blocks<T>(out->data<T>(), n, s, uniform_block<T>);
-}
-
-template <typename T>
-void run_normal(KernelContext& c, const Shape& shape) {
-  TensorImpl* out = c.allocate_output(0, DTypeOf<T>::value, shape);
-  int64_t n = out->num_elements();
-  Stream s = reserve(c, out->dtype(), blocks_for<T>(n));
-  fill_blocks<T>(out->data<T>(), n, s, normal_block<T>);
-}
-
-// Truncated normal: rejection of |x| >= 2. Each group of per_block<T>() outputs owns
-// kTruncBlocks blocks of the stream (it needs ~1.05 on average), so groups run in parallel.
-constexpr uint64_t kTruncBlocks = 16;
-
-template <typename T>
-void run_truncated_normal(KernelContext& c, const Shape& shape) {
-  constexpr int K = per_block<T>();
+template <template <typename> class Dist, typename T>
+void run_float(KernelContext& c, const Shape& shape) {
   TensorImpl* out = c.allocate_output(0, DTypeOf<T>::value, shape);
   const int64_t n = out->num_elements();
-  const int64_t groups = (n + K - 1) / K;
-  Stream s = reserve(c, out->dtype(), static_cast<uint64_t>(groups) * kTruncBlocks);
-  T* po = out->data<T>();
-  for_range(groups, [&](int64_t g0, int64_t g1) {
-    for (int64_t g = g0; g < g1; ++g) {
-      const int64_t base = g * K;
-      const int64_t m = std::min<int64_t>(K, n - base);
-      int64_t filled = 0;
-      // Past kTruncBlocks (probability ~1e-60) the group keeps going deterministically.
-      for (uint64_t j = 0; filled < m; ++j) {
-        T tmp[K];
-        normal_block<T>(s.gen.block(s.first + static_cast<uint64_t>(g) * kTruncBlocks + j), tmp);
-        for (int i = 0; i < K && filled < m; ++i) {
-          if (std::abs(static_cast<double>(tmp[i])) < 2.0) po[base + filled++] = tmp[i];
-        }
-      }
-    }
-  }, kBlockGrain);
+  random::fill_philox(reserve_outputs(c, out->dtype(), n), out->data<T>(), n, Dist<T>());
 }
 
 template <typename Fn>
@@ -181,55 +54,35 @@ void dispatch_float(KernelContext& c, DType dt, Fn fn) {
 }
 
 void random_standard_normal_kernel(KernelContext& c) {
-  Shape shape = shape_arg(c);
+  Shape shape = random_shape_arg(c, 0);
   dispatch_float(c, c.attrs.get<DType>("dtype", DType::kFloat32),
-                 [&](auto tag) { run_normal<decltype(tag)>(c, shape); });
+                 [&](auto tag) { run_float<random::Normal, decltype(tag)>(c, shape); });
 }
 
 void random_uniform_kernel(KernelContext& c) {
-  Shape shape = shape_arg(c);
+  Shape shape = random_shape_arg(c, 0);
   dispatch_float(c, c.attrs.get<DType>("dtype", DType::kFloat32),
-                 [&](auto tag) { run_uniform<decltype(tag)>(c, shape); });
+                 [&](auto tag) { run_float<random::Uniform, decltype(tag)>(c, shape); });
 }
 
 void truncated_normal_kernel(KernelContext& c) {
-  Shape shape = shape_arg(c);
+  Shape shape = random_shape_arg(c, 0);
   dispatch_float(c, c.attrs.get<DType>("dtype", DType::kFloat32),
-                 [&](auto tag) { run_truncated_normal<decltype(tag)>(c, shape); });
+                 [&](auto tag) { run_float<random::TruncatedNormal, decltype(tag)>(c, shape); });
 }
 
-// Integers in [lo, hi): lo + bits % (hi - lo), 32 bits per int32 value and 64 per int64.
 template <typename T>
 void run_uniform_int(KernelContext& c, const Shape& shape) {
-  using U = std::make_unsigned_t<T>;
   const T lo = c.input(1)->data<T>()[0], hi = c.input(2)->data<T>()[0];
-  if (!(lo < hi)) throw_error(Code::kInvalidArgument, "Need minval < maxval, got ", lo, " >= ", hi);
   TensorImpl* out = c.allocate_output(0, DTypeOf<T>::value, shape);
   const int64_t n = out->num_elements();
-  const U range = static_cast<U>(static_cast<U>(hi) - static_cast<U>(lo));
-  constexpr int K = std::is_same_v<T, int64_t> ? 2 : 4;
-  const int64_t nb = (n + K - 1) / K;
-  Stream s = reserve(c, out->dtype(), static_cast<uint64_t>(nb));
-  T* po = out->data<T>();
-  for_range(nb, [&](int64_t b0, int64_t b1) {
-    for (int64_t b = b0; b < b1; ++b) {
-      Philox4x32::Block blk = s.gen.block(s.first + static_cast<uint64_t>(b));
-      U bits[K];
-      if constexpr (K == 2) {
-        bits[0] = (static_cast<uint64_t>(blk[0]) << 32) | blk[1];
-        bits[1] = (static_cast<uint64_t>(blk[2]) << 32) | blk[3];
-      } else {
-        for (int i = 0; i < 4; ++i) bits[i] = blk[i];
-      }
-      const int64_t base = b * K;
-      const int64_t m = std::min<int64_t>(K, n - base);
-      for (int64_t i = 0; i < m; ++i) po[base + i] = static_cast<T>(static_cast<U>(static_cast<U>(lo) + bits[i] % range));
-    }
-  }, kBlockGrain);
+  if (n == 0) return;  // TF checks minval < maxval only for a non-empty output
+  if (!(lo < hi)) throw_error(Code::kInvalidArgument, "Need minval < maxval, got ", lo, " >= ", hi);
+  random::fill_philox(reserve_outputs(c, out->dtype(), n), out->data<T>(), n, random::UniformInt<T>(lo, hi));
 }
 
 void random_uniform_int_kernel(KernelContext& c) {
-  Shape shape = shape_arg(c);
+  Shape shape = random_shape_arg(c, 0);
   const TensorImpl& lo = *c.input(1);
   const TensorImpl& hi = *c.input(2);
   check_same_dtype(c.op, lo.dtype(), hi.dtype(), 2);
@@ -252,24 +105,22 @@ void gather_rows(const TensorImpl& in, TensorImpl& out, const std::vector<int64_
   for (size_t r = 0; r < perm.size(); ++r) std::copy(src + perm[r] * row, src + (perm[r] + 1) * row, dst + r * row);
 }
 
-// Shuffles along the first dimension (Fisher-Yates with 64-bit draws, two per block).
+// TF's RandomShuffle: forward Fisher-Yates over row indices, one 32-bit word per swap.
 void random_shuffle_kernel(KernelContext& c) {
   const Tensor& in = c.input(0);
-  if (in->rank() == 0 || in->shape()[0] <= 1) {
+  if (in->rank() == 0 || in->num_elements() <= 1 || in->shape()[0] <= 1) {
     c.set_output(0, in);
     return;
   }
   const int64_t n = in->shape()[0];
-  const int64_t row = n ? in->num_elements() / n : 0;
-  Stream s = reserve(c, in->dtype(), static_cast<uint64_t>(n / 2));
+  if (n >= std::numeric_limits<int32_t>::max())
+    throw_error(Code::kInvalidArgument, "RandomShuffle: the first dimension must be smaller than 2**31 - 1");
+  const int64_t row = in->num_elements() / n;
+  PhiloxRandom gen = reserve_random_stream(c, in->dtype(), static_cast<uint64_t>((n - 1 + 3) / 4));
+  SingleSampleAdapter single(&gen);
   std::vector<int64_t> perm(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) perm[i] = i;
-  Philox4x32::Block blk{};
-  for (int64_t i = n - 1, k = 0; i > 0; --i, ++k) {
-    if (k % 2 == 0) blk = s.gen.block(s.first + static_cast<uint64_t>(k / 2));
-    uint64_t bits = (static_cast<uint64_t>(blk[(k % 2) * 2]) << 32) | blk[(k % 2) * 2 + 1];
-    std::swap(perm[i], perm[static_cast<int64_t>(bits % static_cast<uint64_t>(i + 1))]);
-  }
+  for (int64_t i = 0; i < n - 1; ++i) std::swap(perm[i], perm[i + single() % static_cast<uint32_t>(n - i)]);
   TensorImpl* out = c.allocate_output(0, in->dtype(), in->shape());
   if (in->dtype() == DType::kString) {
     gather_rows<std::string>(*in, *out, perm, row);
@@ -286,6 +137,43 @@ EF_REGISTER_CPU_KERNEL("RandomUniformInt", random_uniform_int_kernel);
 EF_REGISTER_CPU_KERNEL("RandomShuffle", random_shuffle_kernel);
 
 }  // namespace
+
+PhiloxRandom reserve_random_stream(const KernelContext& c, DType dtype, uint64_t blocks) {
+  int64_t seed = c.attrs.get<int64_t>("seed", 0), seed2 = c.attrs.get<int64_t>("seed2", 0);
+  std::lock_guard<std::mutex> lock(streams_mutex());
+  auto [it, fresh] = streams().try_emplace(StreamKey{c.op.name, static_cast<int>(dtype), seed, seed2});
+  if (fresh) {
+    if (seed == 0 && seed2 == 0) {
+      static std::random_device rd;
+      it->second = PhiloxRandom((static_cast<uint64_t>(rd()) << 32) | rd(), (static_cast<uint64_t>(rd()) << 32) | rd());
+    } else {
+      it->second = PhiloxRandom(static_cast<uint64_t>(seed), static_cast<uint64_t>(seed2));
+    }
+  }
+  PhiloxRandom local = it->second;
+  it->second.skip(blocks);
+  return local;
+}
+
+Shape random_shape_arg(const KernelContext& c, size_t input) {
+  const TensorImpl& s = *c.input(input);
+  if (s.dtype() != DType::kInt32 && s.dtype() != DType::kInt64)
+    throw_error(Code::kInvalidArgument, "Value for attr 'T' of ", tf_type_string(s.dtype()),
+                " is not in the list of allowed values: int32, int64\n\t; NodeDef: {{node ", c.op.name, "}}");
+  if (s.rank() != 1)
+    throw_error(Code::kInvalidArgument, "shape must be a vector of {int32,int64}, got shape ",
+                s.shape().to_list_string());
+  std::vector<int64_t> dims = tensor_to_int_vector(s);
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    if (d < 0) throw_error(Code::kInvalidArgument, "Dimension ", d, " must be >= 0");
+    if (d != 0 && n > std::numeric_limits<int64_t>::max() / d)
+      throw_error(Code::kInvalidArgument, "Shape ", Shape(dims).to_list_string(),
+                  " would have more than 2**63 - 1 elements");
+    n *= d;
+  }
+  return Shape(dims);
+}
 
 void reset_random_streams() {
   std::lock_guard<std::mutex> lock(streams_mutex());

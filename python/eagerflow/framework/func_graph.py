@@ -1,7 +1,7 @@
 """FuncGraph: the tf.Graph that tf.function, cond and while_loop trace into (nested in the graph
 being built, whose tensors it captures)."""
 from eagerflow import _core
-from eagerflow.framework.ops import Graph
+from eagerflow.framework.ops import Graph, get_default_graph
 
 
 class FuncGraph(Graph):
@@ -19,6 +19,12 @@ class FuncGraph(Graph):
         outer = _core.current_graph()
         if outer is not None:
             self._graph.set_outer(outer)
+        # TF's rule: a function graph takes the global seed when traced from eager code, else
+        # the enclosing graph's seed.
+        if outer is None:
+            self.seed = _core.get_global_seed()
+        else:
+            self.seed = getattr(get_default_graph(), "seed", None)
 
     @property
     def captures(self):

@@ -132,6 +132,7 @@ class Graph:
         # A TF1 graph runs only what a Session fetches: no automatic control dependencies
         # between stateful ops (those are for function graphs).
         self._graph.auto_control_deps = type(self) is not Graph
+        self.seed = None  # the graph-level random seed (tf.compat.v1.set_random_seed)
 
     def _init_from_core(self, core_graph):
         self._graph = core_graph

@@ -1,9 +1,11 @@
 """tf.keras.initializers: callables (shape, dtype=None) -> Tensor used by Layer.add_weight."""
 import math
+import warnings
 
 from eagerflow.framework import dtypes
+from eagerflow.keras._random_generator import RandomGenerator
 from eagerflow.module.module import camel_to_snake
-from eagerflow.ops import creation_ops, random_ops
+from eagerflow.ops import creation_ops
 
 
 def _dtype(dtype):
@@ -32,6 +34,25 @@ class Initializer:
         return {}
 
 
+class _RandomInitializer(Initializer):
+    """Keras 2's seeded initializers: stateless ops with one seed, so every call returns the same
+    values (an unseeded one draws its seed once and warns when called again)."""
+
+    def _init_random(self, seed):
+        self.seed = seed
+        self._random_generator = RandomGenerator(seed)
+
+    def _warn_reuse(self):
+        if getattr(self, "_used", False):
+            if getattr(self, "seed", None) is None:
+                warnings.warn(f"The initializer {self.__class__.__name__} is unseeded and being called multiple "
+                              "times, which will return identical values each time (even if the initializer is "
+                              "unseeded). Please update your code to provide a seed to the initializer, or avoid "
+                              "using the same initializer instance more than once.")
+        else:
+            self._used = True
+
+
 class Zeros(Initializer):
     def __call__(self, shape, dtype=None):
         return creation_ops.zeros(list(shape), _dtype(dtype))
@@ -53,42 +74,48 @@ class Constant(Initializer):
         return {"value": self.value}
 
 
-class RandomUniform(Initializer):
+class RandomUniform(_RandomInitializer):
     def __init__(self, minval=-0.05, maxval=0.05, seed=None):
-        self.minval, self.maxval, self.seed = minval, maxval, seed
+        self.minval, self.maxval = minval, maxval
+        self._init_random(seed)
 
     def __call__(self, shape, dtype=None):
-        return random_ops.uniform(list(shape), self.minval, self.maxval, dtype=_dtype(dtype), seed=self.seed)
+        self._warn_reuse()
+        return self._random_generator.random_uniform(list(shape), self.minval, self.maxval, _dtype(dtype))
 
     def get_config(self):
         return {"minval": self.minval, "maxval": self.maxval, "seed": self.seed}
 
 
-class RandomNormal(Initializer):
+class RandomNormal(_RandomInitializer):
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
-        self.mean, self.stddev, self.seed = mean, stddev, seed
+        self.mean, self.stddev = mean, stddev
+        self._init_random(seed)
 
     def __call__(self, shape, dtype=None):
-        return random_ops.normal(list(shape), self.mean, self.stddev, dtype=_dtype(dtype), seed=self.seed)
+        self._warn_reuse()
+        return self._random_generator.random_normal(list(shape), self.mean, self.stddev, _dtype(dtype))
 
     def get_config(self):
         return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
 
 
-class TruncatedNormal(Initializer):
+class TruncatedNormal(_RandomInitializer):
     """Normal values more than two standard deviations from the mean are redrawn."""
 
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
-        self.mean, self.stddev, self.seed = mean, stddev, seed
+        self.mean, self.stddev = mean, stddev
+        self._init_random(seed)
 
     def __call__(self, shape, dtype=None):
-        return random_ops.truncated_normal(list(shape), self.mean, self.stddev, dtype=_dtype(dtype), seed=self.seed)
+        self._warn_reuse()
+        return self._random_generator.truncated_normal(list(shape), self.mean, self.stddev, _dtype(dtype))
 
     def get_config(self):
         return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
 
 
-class VarianceScaling(Initializer):
+class VarianceScaling(_RandomInitializer):
     """Draws with variance scale / n, n the fan in, fan out or their mean: a truncated normal (stddev
     corrected for the truncation), an untruncated normal, or a uniform in [-sqrt(3 scale / n), ...]."""
 
@@ -102,20 +129,22 @@ class VarianceScaling(Initializer):
             distribution = "truncated_normal"
         if distribution not in {"uniform", "truncated_normal", "untruncated_normal"}:
             raise ValueError(f"Invalid `distribution` argument: {distribution}")
-        self.scale, self.mode, self.distribution, self.seed = scale, mode, distribution, seed
+        self.scale, self.mode, self.distribution = scale, mode, distribution
+        self._init_random(seed)
 
     def __call__(self, shape, dtype=None):
+        self._warn_reuse()
         fan_in, fan_out = _fans(shape)
         n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}[self.mode]
         scale = self.scale / max(1.0, n)
         dtype = _dtype(dtype)
         if self.distribution == "truncated_normal":
             stddev = math.sqrt(scale) / 0.87962566103423978
-            return random_ops.truncated_normal(list(shape), 0.0, stddev, dtype=dtype, seed=self.seed)
+            return self._random_generator.truncated_normal(list(shape), 0.0, stddev, dtype)
         if self.distribution == "untruncated_normal":
-            return random_ops.normal(list(shape), 0.0, math.sqrt(scale), dtype=dtype, seed=self.seed)
+            return self._random_generator.random_normal(list(shape), 0.0, math.sqrt(scale), dtype)
         limit = math.sqrt(3.0 * scale)
-        return random_ops.uniform(list(shape), -limit, limit, dtype=dtype, seed=self.seed)
+        return self._random_generator.random_uniform(list(shape), -limit, limit, dtype)
 
     def get_config(self):
         return {"scale": self.scale, "mode": self.mode, "distribution": self.distribution, "seed": self.seed}

@@ -282,6 +282,10 @@ def _check_numerics_grad(op, grad):
 for _t in ("Shape", "Size", "Rank", "OneHot", "ZerosLike", "OnesLike", "Where", "Range", "LinSpace", "ArgMax",
            "ArgMin", "InvertPermutation",
            "RandomShuffle", "RandomStandardNormal", "RandomUniform", "RandomUniformInt", "TruncatedNormal",
+           "Multinomial", "StatelessMultinomial", "StatelessRandomUniformV2", "StatelessRandomNormalV2",
+           "StatelessTruncatedNormalV2", "StatelessRandomUniformIntV2", "StatelessRandomUniformFullIntV2",
+           "StatelessRandomGetKeyCounter", "StatelessRandomGetKeyCounterAlg", "StatelessRandomGetAlg",
+           "RngReadAndSkip", "NonDeterministicInts",
            "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert", "LeftShift", "RightShift",
            "StringFormat", "StringJoin", "StringLength",
            "Const", "Placeholder", "NoOp", "Assert", "PrintV2"):

@@ -1,10 +1,17 @@
-"""tf.random: seeded random tensors (normal, uniform, truncated_normal, shuffle) and set_seed.
+"""tf.random: seeded random tensors (normal, uniform, truncated_normal, shuffle, categorical)
+and set_seed.
 
-Seeds follow TF's get_seed rule; the Philox stream state of each (op, seed, seed2) lives in
-the C++ kernels, so repeated calls differ and set_seed replays the same sequence.
+Seeds follow TF's get_seed rule (eager op seeds drawn from random.Random(global seed), graph op
+seeds counted per graph), and the C++ kernels keep one Philox stream per (op, seed, seed2) as TF
+keeps one per kernel, so the values equal TF's and set_seed replays the same sequence.
 """
+import random as _py_random
+import threading
+import weakref
+
 from eagerflow import _core
 from eagerflow.framework import dtypes
+from eagerflow.framework import ops
 from eagerflow.framework.convert import convert_to_tensor
 from eagerflow.framework.tensor_shape import TensorShape
 from eagerflow.ops._execute import execute1
@@ -13,13 +20,20 @@ DEFAULT_GRAPH_SEED = 87654321
 _MAXINT32 = 2 ** 31 - 1
 
 
+_op_seed_rng = None  # random.Random(global seed): TF's context draws eager op seeds from it
+_graph_op_seeds = weakref.WeakKeyDictionary()  # graph -> op seeds handed out in it
+_lock = threading.Lock()
+
+
 def set_seed(seed):
     """tf.random.set_seed: sets the global seed and restarts every op's random sequence."""
+    global _op_seed_rng
     if seed is not None:
         seed = int(seed)
         if not -2 ** 63 <= seed < 2 ** 63:  # TF keeps any int: its ops use it modulo 2**31 - 1
             seed = _truncate_seed(seed)
     _core.set_global_seed(seed)
+    _op_seed_rng = _py_random.Random(seed)
 
 
 def get_global_seed():
@@ -31,17 +45,25 @@ def _truncate_seed(seed):
 
 
 def _internal_operation_seed():
-    # A scrambled counter (reset by set_seed), so default op seeds rarely equal small user seeds.
-    n = _core.next_op_seed()
-    return (n * 0x9E3779B1 + 0x7F4A7C15) % _MAXINT32
+    global _op_seed_rng
+    if _op_seed_rng is None:
+        _op_seed_rng = _py_random.Random(_core.get_global_seed())
+    return _op_seed_rng.randint(0, _MAXINT32)
 
 
 def get_seed(op_seed):
     """TF's get_seed: the (seed, seed2) attrs for an op; (None, None) means nondeterministic."""
-    global_seed = _core.get_global_seed()
+    eager = ops.executing_eagerly()
+    graph = None if eager else ops.get_default_graph()
+    global_seed = _core.get_global_seed() if eager else getattr(graph, "seed", None)
     if global_seed is not None:
         if op_seed is None:
-            op_seed = _internal_operation_seed()
+            if eager:
+                op_seed = _internal_operation_seed()
+            else:
+                with _lock:
+                    op_seed = _graph_op_seeds.get(graph, 0)
+                    _graph_op_seeds[graph] = op_seed + 1
         seeds = _truncate_seed(global_seed), _truncate_seed(op_seed)
     elif op_seed is not None:
         seeds = DEFAULT_GRAPH_SEED, _truncate_seed(op_seed)
@@ -121,6 +143,16 @@ def shuffle(value, seed=None, name=None):
     """tf.random.shuffle: a random permutation of `value` along its first dimension."""
     value = convert_to_tensor(value)
     return execute1("RandomShuffle", [value], _seed_attrs(seed))
+
+
+def categorical(logits, num_samples, dtype=None, seed=None, name=None):
+    """tf.random.categorical: `num_samples` class indices per row of `logits` [batch, classes]."""
+    logits = convert_to_tensor(logits)
+    dtype = dtypes.as_dtype(dtype) if dtype else dtypes.int64
+    if dtype not in (dtypes.int32, dtypes.int64):
+        raise ValueError(f"Argument `dtype` got invalid value {dtype}. Accepted dtypes are (tf.int32, tf.int64).")
+    num_samples = convert_to_tensor(num_samples, dtype=dtypes.int32)
+    return execute1("Multinomial", [logits, num_samples], dict(output_dtype=dtype, **_seed_attrs(seed)))
 
 
 # TF 1.x names kept in tf.random as well.

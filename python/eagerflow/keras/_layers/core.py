@@ -23,7 +23,14 @@ class Dropout(Layer):
     def call(self, inputs, training=None):
         if not training or self.rate == 0:
             return array_ops.identity(inputs)
-        return nn_dropout.dropout(inputs, self.rate, noise_shape=self.noise_shape, seed=self.seed)
+        return nn_dropout.dropout(inputs, self.rate, noise_shape=self.noise_shape, seed=self._next_seed())
+
+    def _next_seed(self):
+        # Keras 2's legacy RNG: the op seed is the layer's seed, one more on each call.
+        seed = getattr(self, "_legacy_seed", self.seed)
+        if seed is not None:
+            self._legacy_seed = seed + 1
+        return seed
 
     def compute_output_shape(self, input_shape):
         return input_shape

@@ -76,3 +76,5 @@ def set_random_seed(seed):
     np.random.seed(seed)
     from eagerflow.random import set_seed
     set_seed(seed)
+    from eagerflow.keras._random_generator import set_seed_generator
+    set_seed_generator(seed)  # unseeded initializers draw their seeds from it, as in Keras 2
