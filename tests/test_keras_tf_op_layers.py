@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.framework import dispatch
 from eagerflow.framework._api_names import API_NAMES, DISPATCHABLE
 
 
@@ -168,15 +167,3 @@ def test_a_failing_symbolic_call_raises_its_own_error(fresh_names):
         assert "KerasTensor" not in str(seen)
         seen = seen.__context__
 
-
-def test_a_registered_dispatcher_gets_the_failed_call():
-    class Marker:
-        pass
-
-    calls = []
-    dispatch.add_fallback_dispatcher(lambda args, kwargs: any(isinstance(a, Marker) for a in args),
-                                     lambda fn, name, args, kwargs: calls.append(name) or "handled")
-    try:
-        assert tf.nn.relu(Marker()) == "handled" and calls == ["nn.relu"]
-    finally:
-        dispatch._DISPATCHERS.pop()

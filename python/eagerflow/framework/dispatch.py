@@ -4,6 +4,7 @@ computes the result (Keras records the call as a TFOpLambda layer). A layer abov
 dispatcher, so the ops need not know it. The wrappers are installed on the public namespaces only
 (`install`): op calls inside eagerflow run the functions themselves."""
 import functools
+import inspect
 
 from eagerflow.framework._api_names import API_NAMES, DISPATCHABLE
 
@@ -22,21 +23,75 @@ def _dispatcher_for(args, kwargs):
     return None
 
 
+def _failed(target, api_name, error, args, kwargs):
+    handle = _dispatcher_for(args, kwargs)
+    if handle is None:
+        raise error
+    return handle(target, api_name, args, kwargs)  # outside the failed call's except: its errors are its own
+
+
 def add_dispatch_support(target, api_name):
     """`target` with fallback dispatch: it runs as is; when it raises, a dispatcher that claims the
-    arguments gets the call instead (TF's dispatch.add_dispatch_support)."""
-
-    @functools.wraps(target)
-    def wrapper(*args, **kwargs):
-        try:
-            return target(*args, **kwargs)
-        except Exception:  # pylint: disable=broad-except
-            handle = _dispatcher_for(args, kwargs)
-            if handle is None:
-                raise
-        return handle(target, api_name, args, kwargs)  # outside the except: its errors are its own
-
+    arguments gets the call instead (TF's dispatch.add_dispatch_support). The wrapper has the target's own
+    parameters where it can (no packing of *args and **kwargs on every call)."""
+    wrapper = _with_signature(target, api_name)
+    if wrapper is None:
+        def wrapper(*args, **kwargs):
+            try:
+                return target(*args, **kwargs)
+            except Exception as e:  # pylint: disable=broad-except
+                error = e
+            return _failed(target, api_name, error, args, kwargs)
+    functools.update_wrapper(wrapper, target)
     wrapper._tf_api_name = api_name
+    return wrapper
+
+
+def _with_signature(target, api_name):
+    """A wrapper defined with `target`'s parameter list (its defaults copied), or None for a callable that is
+    no plain Python function."""
+    code = getattr(target, "__code__", None)
+    if code is None or not isinstance(getattr(target, "__defaults__", None), (tuple, type(None))):
+        return None
+    params = list(inspect.signature(target).parameters.values())
+    last_positional_only = max((i for i, p in enumerate(params) if p.kind is p.POSITIONAL_ONLY), default=None)
+    head, args, kwargs, call = [], [], [], []
+    for i, p in enumerate(params):
+        if p.kind is p.VAR_POSITIONAL:
+            head.append("*" + p.name)
+            call.append("*" + p.name)
+            args.append("*" + p.name)
+        elif p.kind is p.VAR_KEYWORD:
+            head.append("**" + p.name)
+            call.append("**" + p.name)
+            kwargs.append("**" + p.name)
+        elif p.kind is p.KEYWORD_ONLY:
+            if not any(h.startswith("*") for h in head):
+                head.append("*")
+            head.append(p.name)
+            call.append(f"{p.name}={p.name}")
+            kwargs.append(f"{p.name!r}: {p.name}")
+        else:
+            head.append(p.name)
+            call.append(p.name)
+            args.append(p.name)
+        if i == last_positional_only:
+            head.append("/")
+    source = (f"def {code.co_name}({', '.join(head)}):\n"
+              f"    try:\n"
+              f"        return _ef_target_({', '.join(call)})\n"
+              f"    except Exception as _ef_e_:\n"
+              f"        _ef_error_ = _ef_e_\n"
+              f"    return _ef_failed_(_ef_target_, _ef_api_name_, _ef_error_, ({''.join(a + ', ' for a in args)}),"
+              f" {{{', '.join(kwargs)}}})\n")
+    scope = {"_ef_target_": target, "_ef_failed_": _failed, "_ef_api_name_": api_name}
+    try:
+        exec(source, scope)  # pylint: disable=exec-used
+    except SyntaxError:
+        return None
+    wrapper = scope[code.co_name]
+    wrapper.__defaults__ = target.__defaults__
+    wrapper.__kwdefaults__ = target.__kwdefaults__
     return wrapper
 
 

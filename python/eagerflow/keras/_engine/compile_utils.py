@@ -120,8 +120,8 @@ class _Container:
         return self._output_names
 
     def _per_output(self, y_pred, struct, broadcast=None):
-        """`struct` as a list with one entry per flat output (None where it names none). `broadcast(obj)`
-        gives the entry of each output when `struct` is one object for all of them."""
+        """`struct` as a list with one entry per flat output (None where it names none). `broadcast(struct)`
+        says whether the user's structure is meant for every output (then each output gets a copy)."""
         flat_pred = nest.flatten(y_pred)
         if broadcast is not None and broadcast(struct):  # decided on the user's structure, before a dict maps
             return [struct] * len(flat_pred) if len(flat_pred) == 1 else [self._copy(struct) for _ in flat_pred]
