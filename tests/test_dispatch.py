@@ -23,7 +23,8 @@ def marker_dispatcher():
 
 def test_a_registered_dispatcher_gets_the_failed_call(marker_dispatcher):
     m = Marker()
-    assert tf.nn.relu(m) == "handled" and marker_dispatcher == [("nn.relu", (m, None), {})]
+    assert tf.nn.relu(m) == "handled" and marker_dispatcher == [("nn.relu", (m,), {})]  # as the call was written
+    assert tf.nn.relu(m, "r") == "handled" and marker_dispatcher[-1] == ("nn.relu", (m, "r"), {})
     assert tf.reshape(m, (2, 2)) == "handled" and marker_dispatcher[-1][0] == "reshape"
 
 

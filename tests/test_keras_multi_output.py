@@ -157,3 +157,10 @@ def test_subclassed_model_outputs_are_named_as_keras2_does():
     h = m.fit(np.ones((4, 3), "float32"), {"z": np.ones((4, 1)), "y": np.ones((4, 2))}, verbose=0)
     assert list(h.history) == ["loss", "y_loss", "z_loss", "y_mse"]
     np.testing.assert_allclose([v[0] for v in h.history.values()], [6.0, 2.0, 4.0, 4.0], rtol=1e-6)
+
+
+def test_class_weight_needs_a_single_output():
+    m = make()
+    m.compile("sgd", loss=["mse", "sparse_categorical_crossentropy"])
+    with pytest.raises(ValueError, match="`class_weight` is only supported for Models with a single output."):
+        m.fit([X1, X2], [YA, YB], class_weight={0: 1.0, 1: 2.0, 2: 1.0}, verbose=0)

@@ -167,3 +167,30 @@ def test_a_failing_symbolic_call_raises_its_own_error(fresh_names):
         assert "KerasTensor" not in str(seen)
         seen = seen.__context__
 
+
+
+def test_errors_of_calls_on_keras_tensors_are_worded_as_keras2(fresh_names):
+    class Boom(tf.keras.layers.Layer):
+        def call(self, inputs, training=None):
+            raise ValueError("boom")
+
+    x = tf.keras.Input((3,), name="x")
+    with pytest.raises(ValueError) as info:
+        Boom(name="b")(x)
+    assert str(info.value) == ('Exception encountered when calling layer "b" (type Boom).\n\nboom\n\n'
+                               'Call arguments received by layer "b" (type Boom):\n'
+                               "  • inputs=tf.Tensor(shape=(None, 3), dtype=float32)\n  • training=None")
+    y = tf.keras.Input((3,), batch_size=2)
+    with pytest.raises(ValueError) as info:
+        tf.reduce_sum(y, axis=5)
+    text = str(info.value)
+    assert text.startswith('Exception encountered when calling layer "tf.math.reduce_sum" (type TFOpLambda).\n\n')
+    assert text.endswith('Call arguments received by layer "tf.math.reduce_sum" (type TFOpLambda):\n'
+                         "  • input_tensor=tf.Tensor(shape=(2, 3), dtype=float32)\n  • axis=5\n  • keepdims=False\n"
+                         "  • name=None")
+    with pytest.raises(ValueError) as info:
+        tf.concat([y, tf.keras.Input((4,), batch_size=3)], 0)
+    assert str(info.value).endswith(
+        "Call arguments received by layer \"tf.concat\" (type TFOpLambda):\n"
+        "  • values=['tf.Tensor(shape=(2, 3), dtype=float32)', 'tf.Tensor(shape=(3, 4), dtype=float32)']\n"
+        "  • axis=0\n  • name=concat")

@@ -30,6 +30,18 @@ def _failed(target, api_name, error, args, kwargs):
     return handle(target, api_name, args, kwargs)  # outside the failed call's except: its errors are its own
 
 
+def _failed_with_all_arguments(target, api_name, error, args, kwargs):
+    """`_failed` for a signature wrapper, which passed every parameter on: those still holding their default
+    object are dropped, so dispatchers see the call as it was written."""
+    params = inspect.signature(target).parameters
+    positional = [p for p in params.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    args = list(args)
+    while args and len(args) <= len(positional) and args[-1] is positional[len(args) - 1].default:
+        args.pop()
+    kwargs = {k: v for k, v in kwargs.items() if k not in params or v is not params[k].default}
+    return _failed(target, api_name, error, tuple(args), kwargs)
+
+
 def add_dispatch_support(target, api_name):
     """`target` with fallback dispatch: it runs as is; when it raises, a dispatcher that claims the
     arguments gets the call instead (TF's dispatch.add_dispatch_support). The wrapper has the target's own
@@ -84,7 +96,7 @@ def _with_signature(target, api_name):
               f"        _ef_error_ = _ef_e_\n"
               f"    return _ef_failed_(_ef_target_, _ef_api_name_, _ef_error_, ({''.join(a + ', ' for a in args)}),"
               f" {{{', '.join(kwargs)}}})\n")
-    scope = {"_ef_target_": target, "_ef_failed_": _failed, "_ef_api_name_": api_name}
+    scope = {"_ef_target_": target, "_ef_failed_": _failed_with_all_arguments, "_ef_api_name_": api_name}
     try:
         exec(source, scope)  # pylint: disable=exec-used
     except SyntaxError:

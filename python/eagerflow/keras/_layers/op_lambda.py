@@ -17,6 +17,7 @@ class TFOpLambda(Layer):
     (`tf.concat`, `tf.math.add`, ... as Keras 2 names them)."""
 
     _accepts_training_cache = False  # the call's `training` is not the function's argument
+    _calls_function = True  # call errors list the arguments by the function's parameters
 
     def __init__(self, function, api_name, **kwargs):
         super().__init__(name=backend.auto_name(api_name, snake=False), autocast=False, **kwargs)
