@@ -34,6 +34,10 @@ class TFOpLambda(Layer):
         return self.function(*args, **kwargs)
 
 
+class SlicingOpLambda(TFOpLambda):
+    """`x[...]` on a KerasTensor (Keras 2 gives slicing its own class, which `summary()` shows)."""
+
+
 def _dispatch_to_layer(function, api_name, args, kwargs):
     return TFOpLambda(function, "tf." + api_name)(*args, **kwargs)
 
@@ -42,8 +46,10 @@ dispatch.add_fallback_dispatcher(lambda args, kwargs: _has_keras_tensor((args, k
 
 
 def _op(api_name, fn):
+    layer_class = SlicingOpLambda if api_name == "tf.__operators__.getitem" else TFOpLambda
+
     def method(self, *args):
-        return TFOpLambda(fn, api_name)(self, *args)
+        return layer_class(fn, api_name)(self, *args)
     method.__name__ = api_name
     return method
 
