@@ -36,6 +36,19 @@ def test_add_small_tensorflow(benchmark, size, tf_or_skip):
     benchmark(lambda: a + b)
 
 
+@pytest.mark.parametrize("path", ["public", "undecorated"])
+def test_tf_add_function_dispatch_cost(benchmark, path):
+    """`tf.add(a, b)` through the public function (TF's dispatch wrapper) and the function it wraps."""
+    a, b = tf.constant(SMALL["vec4"]), tf.constant(SMALL["vec4"])
+    fn = tf.add if path == "public" else tf.add.__wrapped__
+    benchmark(lambda: fn(a, b))
+
+
+def test_tf_add_function_tensorflow(benchmark, tf_or_skip):
+    a, b = tf_or_skip.constant(SMALL["vec4"]), tf_or_skip.constant(SMALL["vec4"])
+    benchmark(lambda: tf_or_skip.add(a, b))
+
+
 def test_matmul_1000_eagerflow(benchmark):
     x = tf.constant(np.random.default_rng(0).standard_normal((1000, 1000), dtype=np.float32))
     benchmark.extra_info["gflop"] = 2.0

@@ -232,6 +232,16 @@ def test_clipnorm_clipvalue_weight_decay_global_clipnorm():
     np.testing.assert_allclose(w2.numpy(), [0.07692301], rtol=1e-5)
 
 
+def test_global_clipnorm_over_gradients_of_two_float_dtypes():
+    # TF's clip_by_global_norm refuses mixed dtypes; eagerflow's optimizer takes the norm in float32
+    w, w64 = tf.Variable([3.0, 4.0]), tf.Variable([1.0], dtype=tf.float64)
+    tf.keras.optimizers.SGD(1.0, global_clipnorm=1.0).apply_gradients(
+        [(tf.constant([3.0, 4.0]), w), (tf.constant([12.0], tf.float64), w64)])
+    np.testing.assert_allclose(w.numpy(), np.array([3.0, 4.0]) * (1 - 1 / 13), rtol=1e-6)
+    assert w64.dtype == tf.float64
+    np.testing.assert_allclose(w64.numpy(), [1 - 12 / 13], rtol=1e-6)
+
+
 # --- variables: made on the first apply, named like Keras ---------------------------------------------
 def test_slot_variables_created_on_first_apply_in_keras_order():
     w, b = tf.Variable([1.0, 2.0], name="w"), tf.Variable(0.5)

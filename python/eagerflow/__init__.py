@@ -73,6 +73,11 @@ from eagerflow import raw_ops
 # The implementation packages are no namespaces of TF's (importing them set these attributes).
 del eager, framework, module, ops, util  # noqa: F821
 
+# TF's dispatch on the public functions (Keras turns their calls on KerasTensors into layers).
+import sys as _sys  # noqa: E402
+from eagerflow.framework import dispatch as _dispatch  # noqa: E402
+_dispatch.install(_sys.modules[__name__])
+
 __all__ = ["Assert", "DType", "GradientTape", "Graph", "Module", "Operation", "RegisterGradient", "Tensor",
            "TensorArray", "TensorShape", "TensorSpec", "UnconnectedGradients", "Variable", "VariableAggregation",
            "VariableSynchronization", "abs", "acos", "acosh", "add", "add_n", "argmax", "argmin", "as_dtype", "asin",

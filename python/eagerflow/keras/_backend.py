@@ -23,3 +23,9 @@ def auto_name(prefix, zero_based=True, snake=True):
     if not zero_based:
         return f"{prefix}_{n + 1}"
     return prefix if n == 0 else f"{prefix}_{n}"
+
+
+def clear_session():
+    """tf.keras.backend.clear_session: object names start again from `dense`, `model`, ... (eagerflow keeps
+    no global Keras graph or session to reset)."""
+    _names.clear()

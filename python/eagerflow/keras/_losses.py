@@ -104,22 +104,34 @@ class Loss:
     def __call__(self, y_true, y_pred, sample_weight=None):
         losses = self.call(y_true, y_pred)
         if sample_weight is not None:
-            w = _float(sample_weight, losses.dtype)
-            losses = losses * w
+            sample_weight = _weights_like(_float(sample_weight, losses.dtype), losses)
+            losses = losses * sample_weight
         if self.reduction in (None, "none"):
             return losses
         total = reduction_ops.reduce_sum(losses)
         if self.reduction == "sum":
             return total
         if self.reduction == "mean_with_sample_weight" and sample_weight is not None:
-            w = _float(sample_weight, losses.dtype)
-            count = reduction_ops.reduce_sum(w + losses * 0)  # the weights broadcast to the losses' shape
+            count = reduction_ops.reduce_sum(sample_weight + losses * 0)  # the weights broadcast to the losses' shape
             return total / count
         count = math_ops.cast(reduction_ops.reduce_prod(_shape_tensor(losses)), losses.dtype)
         return total / count
 
     def get_config(self):
         return {"name": self.name, "reduction": self.reduction}
+
+
+def _weights_like(weights, losses):
+    """Sample weights one rank above the per-sample losses lose their trailing axis, one rank below gain one
+    (Keras 2's compute_weighted_loss)."""
+    from eagerflow.ops import array_ops
+    rw, rl = weights.shape.rank, losses.shape.rank
+    if rw is not None and rl is not None:
+        if rw - rl == 1:
+            return array_ops.squeeze(weights, [-1])
+        if rl - rw == 1:
+            return array_ops.expand_dims(weights, -1)
+    return weights
 
 
 def _shape_tensor(x):

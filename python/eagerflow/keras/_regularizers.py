@@ -26,45 +26,53 @@ class Regularizer:
         raise NotImplementedError(f"{self} does not implement get_config()")
 
 
-class L1L2(Regularizer):
+class _Penalty(Regularizer):
+    """Sums `factor * reduce_sum(penalty(x))` over the factors of the subclass (l1: |x|, l2: x**2)."""
+
+    _factors = ()
+
+    def __call__(self, x):
+        total = None
+        for name in self._factors:
+            factor = getattr(self, name)
+            if factor or len(self._factors) == 1:  # L1L2 skips a zero factor; L1 and L2 always compute
+                term = factor * reduction_ops.reduce_sum(_ELEMENTWISE[name](x))
+                total = term if total is None else total + term
+        return 0.0 if total is None else total
+
+    def get_config(self):
+        return {name: float(getattr(self, name)) for name in self._factors}
+
+
+_ELEMENTWISE = {"l1": math_ops.abs, "l2": math_ops.square}
+
+
+class L1L2(_Penalty):
     """l1 * sum(|x|) + l2 * sum(x**2)."""
+
+    _factors = ("l1", "l2")
 
     def __init__(self, l1=0.0, l2=0.0):
         self.l1 = _floatx(l1, "l1")
         self.l2 = _floatx(l2, "l2")
 
-    def __call__(self, x):
-        total = 0.0
-        if self.l1:
-            total = total + self.l1 * reduction_ops.reduce_sum(math_ops.abs(x))
-        if self.l2:
-            total = total + self.l2 * reduction_ops.reduce_sum(math_ops.square(x))
-        return total
 
-    def get_config(self):
-        return {"l1": float(self.l1), "l2": float(self.l2)}
+class L1(_Penalty):
+    """l1 * sum(|x|)."""
 
+    _factors = ("l1",)
 
-class L1(Regularizer):
     def __init__(self, l1=0.01, **kwargs):
         self.l1 = _floatx(kwargs.pop("l", l1), "l1")
 
-    def __call__(self, x):
-        return self.l1 * reduction_ops.reduce_sum(math_ops.abs(x))
 
-    def get_config(self):
-        return {"l1": float(self.l1)}
+class L2(_Penalty):
+    """l2 * sum(x**2)."""
 
+    _factors = ("l2",)
 
-class L2(Regularizer):
     def __init__(self, l2=0.01, **kwargs):
         self.l2 = _floatx(kwargs.pop("l", l2), "l2")
-
-    def __call__(self, x):
-        return self.l2 * reduction_ops.reduce_sum(math_ops.square(x))
-
-    def get_config(self):
-        return {"l2": float(self.l2)}
 
 
 def l1_l2(l1=0.01, l2=0.01):

@@ -65,7 +65,9 @@ def _check_cardinality(x, y, sample_weight):
 
 def class_weight_to_sample_weight(y, class_weight):
     """Per-sample weights from a {class: weight} map: classes are integer labels or one-hot argmaxes."""
-    y = _to_numpy(nest.flatten(y)[0])
+    if nest.is_nested(y):
+        raise ValueError("`class_weight` is only supported for Models with a single output.")
+    y = _to_numpy(y)
     classes = np.argmax(y, axis=-1) if y.ndim > 1 and y.shape[-1] > 1 else y.reshape(y.shape[0], -1)[:, 0]
     classes = classes.astype(np.int64)
     table = np.zeros(max(max(class_weight) + 1, int(classes.max()) + 1 if classes.size else 0), np.float32)

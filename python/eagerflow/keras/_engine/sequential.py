@@ -9,10 +9,13 @@ from eagerflow.keras._engine.model import Model
 
 class Sequential(Functional):
     """Calls its layers one after the other. With an input shape (the first layer's `input_shape`, an
-    InputLayer, `build(shape)`, or the first call's data) it also records them as a functional graph, which
-    gives it `inputs`, `outputs` and the output shapes of `summary()` (Keras 2)."""
+    InputLayer, `build(shape)`, or the first call's data) it is a functional network of those calls, which
+    gives it `inputs`, `outputs`, the output shapes of `summary()` and Functional's call (the Input's dtype,
+    a trailing axis of 1 squeezed), as in Keras 2. A shape inferred from data is relaxed where later data
+    differs (another batch size: the Input's batch dimension becomes None)."""
 
-    _untracked_attributes = Functional._untracked_attributes | {"_stack", "_input_layer"}
+    _untracked_attributes = Functional._untracked_attributes | {"_stack", "_input_layer", "_created_nodes",
+                                                                 "_inferred_input_shape"}
 
     @property
     def _tracked_layers(self):
@@ -24,6 +27,8 @@ class Sequential(Functional):
         self._functional_layers = []
         self._input_layer = None
         self._flat_inputs = self._flat_outputs = None
+        self._created_nodes = []  # the layer calls of this model's graph (dropped when it is rebuilt)
+        self._inferred_input_shape = None
         self._is_graph_network = False
         for layer in layers or []:
             self.add(layer)
@@ -46,7 +51,9 @@ class Sequential(Functional):
             return
         self._stack.append(layer)
         if self._flat_outputs is not None:
-            self._extend_graph([layer])
+            output, created = _connect(self._nested_outputs, [layer])
+            self._created_nodes += created
+            self._set_graph(self._flat_inputs[0], output)
         elif len(self._stack) == 1 and getattr(layer, "_batch_input_shape", None) is not None:
             self._build_graph(Input(batch_shape=layer._batch_input_shape, dtype=layer.dtype,
                                     name=layer.name + "_input"))
@@ -66,20 +73,21 @@ class Sequential(Functional):
         return list(self._stack)
 
     def _build_graph(self, input_kt):
+        """Calls the layers on `input_kt`; the calls of the previous graph are dropped only once this
+        one is made (a layer that fails on it leaves the model as it was)."""
+        output, created = _connect(input_kt, self._stack)
+        _drop_nodes(self._created_nodes)
+        self._created_nodes = created
+        self._set_graph(input_kt, output)
+
+    def _set_graph(self, input_kt, output):
         self._flat_inputs = [input_kt]
         self._nested_inputs = input_kt
-        self._flat_outputs = [input_kt]
-        self._nested_outputs = input_kt
-        self._extend_graph(self._stack)
-
-    def _extend_graph(self, layers):
-        x = self._nested_outputs
-        for layer in layers:
-            x = layer(x)
-        self._nested_outputs = x
-        self._flat_outputs = [x]
-        _, self._nodes_by_depth = map_graph(self._flat_inputs, self._flat_outputs)
-        self._functional_layers = [self._flat_inputs[0]._keras_history[0]] + list(self._stack)
+        self._flat_outputs = [output]
+        self._nested_outputs = output
+        nodes, self._nodes_by_depth = map_graph(self._flat_inputs, self._flat_outputs)
+        self._run_nodes = [n for n in nodes if not isinstance(n.layer, InputLayer)]
+        self._functional_layers = [input_kt._keras_history[0]] + list(self._stack)
         self._is_graph_network = True
         self.built = True
 
@@ -101,21 +109,66 @@ class Sequential(Functional):
         self.built = True
 
     def __call__(self, *args, **kwargs):
-        if self._flat_inputs is None and self._stack and args and hasattr(args[0], "shape") \
-                and not isinstance(args[0], KerasTensor):
-            # the first call's data fixes the input shape (Keras 2's deferred build)
-            from eagerflow.framework.ops import init_scope
-            self._inferred_input_shape = True  # from data: later calls may differ (Keras 2 relaxes it)
-            with init_scope():
-                self._build_graph(Input(batch_shape=shape_of(args[0]), name=self._stack[0].name + "_input",
-                                        dtype=_input_dtype(args[0])))
+        if self._stack and args and hasattr(args[0], "shape") and not isinstance(args[0], KerasTensor) and (
+                self._flat_inputs is None or self._inferred_input_shape is not None):
+            self._build_for_inferred_shape(shape_of(args[0]), _input_dtype(args[0]))
         return super().__call__(*args, **kwargs)
 
+    def _build_for_inferred_shape(self, shape, dtype):
+        """Keras 2's deferred build: the graph of the first call's shape, rebuilt with the dimensions that
+        later calls change set to None (a call of another rank keeps the graph)."""
+        old = self._inferred_input_shape
+        new = shape if old is None else _relax(old, shape)
+        if new is None or new == old:
+            return
+        from eagerflow.framework.ops import init_scope
+        with init_scope():
+            try:
+                self._build_graph(Input(batch_shape=new, name=self._stack[0].name + "_input", dtype=dtype))
+            except Exception:  # pylint: disable=broad-except
+                if old is None:  # no graph: the layers run one by one and report the error themselves
+                    return
+                return  # the graph of the earlier shape stays; the call reports what does not fit
+        self._inferred_input_shape = new
+
     def call(self, inputs, training=None, mask=None):
+        if self._flat_outputs is not None:
+            return super().call(inputs, training=training, mask=mask)
         x = inputs
         for layer in self._stack:
             x = layer(x)
         return x
+
+
+def _connect(x, layers):
+    """`layers` called one after the other from the KerasTensor `x`: the output and the nodes made."""
+    created = []
+    try:
+        for layer in layers:
+            before = len(layer._inbound_nodes)
+            x = layer(x)
+            created += layer._inbound_nodes[before:]
+    except Exception:
+        _drop_nodes(created)
+        raise
+    return x, created
+
+
+def _drop_nodes(nodes):
+    """Removes `nodes` from their layers; the layers' remaining nodes keep their outputs' history right."""
+    dropped = {id(n) for n in nodes}
+    for layer in {id(n.layer): n.layer for n in nodes}.values():
+        layer._inbound_nodes[:] = [n for n in layer._inbound_nodes if id(n) not in dropped]
+        for index, node in enumerate(layer._inbound_nodes):
+            for i, kt in enumerate(node.flat_outputs):
+                kt._keras_history = (layer, index, i)
+
+
+def _relax(shape_1, shape_2):
+    """The shape both fit (None where they differ), or None for shapes of different ranks."""
+    if shape_1 is None or shape_2 is None or len(shape_1) != len(shape_2):
+        return None
+    return tuple(a if a == b else None for a, b in zip(shape_1, shape_2))
 
 
 def _input_dtype(x):

@@ -60,14 +60,24 @@ class TrainingMixin:
                             f"\"target_tensors\", or \"sample_weight_mode\".")
         self.optimizer = get_optimizer(optimizer)
         self.loss = loss
-        self.compiled_loss = compile_utils.LossesContainer(loss, loss_weights=loss_weights)
-        self.compiled_metrics = compile_utils.MetricsContainer(metrics, weighted_metrics)
+        output_names = self._compiled_output_names()
+        self.compiled_loss = compile_utils.LossesContainer(loss, loss_weights=loss_weights,
+                                                           output_names=output_names)
+        self.compiled_metrics = compile_utils.MetricsContainer(metrics, weighted_metrics,
+                                                               output_names=output_names)
         self._run_eagerly = run_eagerly
         self._steps_per_execution = steps_per_execution or 1
         self._jit_compile = jit_compile
         self._is_compiled = True
         self.stop_training = False
         self.train_function = self.test_function = self.predict_function = None
+
+    def _compiled_output_names(self):
+        """The names that per-output losses and metrics go by: a functional model's output layers (a
+        subclassed model's are made from its outputs on the first batch)."""
+        if not self.__dict__.get("_is_graph_network", False):
+            return None
+        return list(self.output_names)
 
     @property
     def run_eagerly(self):
@@ -197,21 +207,7 @@ class TrainingMixin:
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             cbs.on_epoch_begin(epoch)
-            logs = None
-            iterator = handler.epoch_iterator()
-            step = 0
-            while True:
-                if batch_hooks:
-                    cbs.on_train_batch_begin(step)
-                try:
-                    logs = train_function(iterator)
-                except StopIteration:
-                    break
-                if batch_hooks:
-                    cbs.on_train_batch_end(step, logs)
-                step += 1
-                if self.stop_training:
-                    break
+            logs = self._run_steps("train", train_function, handler.epoch_iterator(), cbs, batch_hooks)
             if logs is None:
                 raise ValueError(_EMPTY_LOGS.format("train"))
             epoch_logs = callbacks_mod.sync_logs(logs)
@@ -225,6 +221,28 @@ class TrainingMixin:
                 break
         cbs.on_train_end(logs=epoch_logs)
         return cbs._history
+
+    def _run_steps(self, mode, function, iterator, cbs, batch_hooks, outputs=None):
+        """Runs `function` on each batch of `iterator` between the `mode`'s batch hooks (fit, evaluate and
+        predict alike); returns the last logs. Predict appends each batch's outputs to `outputs`."""
+        begin = getattr(cbs, f"on_{mode}_batch_begin")
+        end = getattr(cbs, f"on_{mode}_batch_end")
+        logs, step = None, 0
+        while True:
+            if batch_hooks:
+                begin(step)
+            try:
+                logs = function(iterator)
+            except StopIteration:
+                break
+            if outputs is not None:
+                outputs.append(logs)
+            if batch_hooks:
+                end(step, logs if outputs is None else {"outputs": logs})
+            step += 1
+            if mode == "train" and self.stop_training:
+                break
+        return logs
 
     @staticmethod
     def _should_eval(epoch, validation_freq):
@@ -249,19 +267,7 @@ class TrainingMixin:
         batch_hooks = cbs.implements_batch_hooks("test")
         self.reset_metrics()
         cbs.on_test_begin()
-        logs = None
-        iterator = handler.epoch_iterator()
-        step = 0
-        while True:
-            if batch_hooks:
-                cbs.on_test_batch_begin(step)
-            try:
-                logs = test_function(iterator)
-            except StopIteration:
-                break
-            if batch_hooks:
-                cbs.on_test_batch_end(step, logs)
-            step += 1
+        logs = self._run_steps("test", test_function, handler.epoch_iterator(), cbs, batch_hooks)
         if logs is None:
             raise ValueError(_EMPTY_LOGS.format("test"))
         logs = callbacks_mod.sync_logs(logs)
@@ -277,19 +283,7 @@ class TrainingMixin:
         batch_hooks = cbs.implements_batch_hooks("predict")
         cbs.on_predict_begin()
         outputs = []
-        iterator = handler.epoch_iterator()
-        step = 0
-        while True:
-            if batch_hooks:
-                cbs.on_predict_batch_begin(step)
-            try:
-                out = predict_function(iterator)
-            except StopIteration:
-                break
-            outputs.append(out)
-            if batch_hooks:
-                cbs.on_predict_batch_end(step, {"outputs": out})
-            step += 1
+        self._run_steps("predict", predict_function, handler.epoch_iterator(), cbs, batch_hooks, outputs)
         if not outputs:
             raise ValueError("Unexpected result of `predict_function` (Empty batch_outputs). Please use "
                              "`Model.compile(..., run_eagerly=True)`, or `tf.config.run_functions_eagerly(True)` "

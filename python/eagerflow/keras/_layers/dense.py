@@ -3,7 +3,7 @@ import numpy as np
 
 from eagerflow.keras import _activations as activations, _initializers as initializers
 from eagerflow.keras._layers.layer import Layer, shape_of
-from eagerflow.ops import array_ops, linalg_ops, nn_impl
+from eagerflow.ops import array_ops, linalg_ops, math_ops, nn_impl
 
 
 class Dense(Layer):
@@ -53,6 +53,8 @@ class Dense(Layer):
                              f"input shape to have value {self._input_dim}, but received input with shape {shape}")
 
     def call(self, inputs, training=None):
+        if inputs.dtype != self.kernel.dtype:  # integer inputs too (Keras 2 casts to the compute dtype)
+            inputs = math_ops.cast(inputs, self.kernel.dtype)
         shape = shape_of(inputs)
         if shape is not None and len(shape) == 2:
             x = linalg_ops.matmul(inputs, self.kernel)

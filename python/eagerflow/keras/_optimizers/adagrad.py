@@ -18,13 +18,8 @@ class Adagrad(Optimizer):
                          name=name, **kwargs)
         self.initial_accumulator_value, self.epsilon = initial_accumulator_value, epsilon
 
-    def build(self, var_list):
-        if self.built:
-            return
-        super().build(var_list)
-        init = initializers.Constant(self.initial_accumulator_value)
-        self._accumulators = [self.add_variable_from_reference(v, "accumulator", initializer=init)
-                              for v in var_list]
+    def _slot_groups(self):
+        return [(True, [("_accumulators", "accumulator")], initializers.Constant(self.initial_accumulator_value))]
 
     def update_step(self, gradient, variable, learning_rate):
         dtype = variable.dtype

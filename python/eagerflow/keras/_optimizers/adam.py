@@ -18,17 +18,9 @@ class Adam(Optimizer):
                          name=name, **kwargs)
         self.beta_1, self.beta_2, self.epsilon, self.amsgrad = beta_1, beta_2, epsilon, amsgrad
 
-    def build(self, var_list):
-        if self.built:
-            return
-        super().build(var_list)
-        # Keras's order: each variable's momentum then velocity, then the velocity_hats.
-        self._momentums, self._velocities = [], []
-        for v in var_list:
-            self._momentums.append(self.add_variable_from_reference(v, "m"))
-            self._velocities.append(self.add_variable_from_reference(v, "v"))
-        self._velocity_hats = ([self.add_variable_from_reference(v, "vhat") for v in var_list]
-                               if self.amsgrad else [])
+    def _slot_groups(self):
+        return [(True, [("_momentums", "m"), ("_velocities", "v")], "zeros"),
+                (self.amsgrad, [("_velocity_hats", "vhat")], "zeros")]
 
     def update_step(self, gradient, variable, learning_rate):
         dtype = variable.dtype

@@ -11,7 +11,7 @@ from eagerflow.framework.ops import name_scope
 from eagerflow.framework.tf_logging import get_logger
 from eagerflow.ops.variables import Variable
 from eagerflow.keras._optimizers.learning_rate_schedule import LearningRateSchedule
-from eagerflow.ops import math_ops, nn_ops, reduction_ops
+from eagerflow.ops import math_ops, nn_ops
 from eagerflow.train._checkpoint import restore_deferred as _restore_deferred  # checkpoint values for new slots
 
 
@@ -115,10 +115,25 @@ class Optimizer:
         init = initializers.get(initializer)
         return self._make_variable(init, slot_name, ref.dtype, shape=tuple(ref.shape.as_list()))
 
+    def _slot_groups(self):
+        """The slot variables a subclass keeps: a list of (enabled, [(attribute, slot name)], initializer).
+        The slots of one group are made variable by variable (Adam: m then v of each variable), the groups
+        one after the other, which is the order Keras 2 makes them in; a disabled group's lists are empty."""
+        return []
+
     def build(self, var_list):
-        """Records the variables this optimizer updates (subclasses add their slot variables)."""
+        """Records the variables this optimizer updates and makes the subclass's slot variables (once)."""
+        if self.built:
+            return
         self._trainable_variables = list(var_list)
         self._index = {id(_base(v)): i for i, v in enumerate(self._trainable_variables)}
+        for enabled, slots, initializer in self._slot_groups():
+            made = {attr: [] for attr, _ in slots}
+            for v in (self._trainable_variables if enabled else []):
+                for attr, name in slots:
+                    made[attr].append(self.add_variable_from_reference(v, name, initializer))
+            for attr, variables in made.items():
+                setattr(self, attr, variables)
         self.built = True
 
     def _slot(self, slots, variable):
@@ -208,11 +223,9 @@ class Optimizer:
         if self.clipvalue is not None:
             return [math_ops.clip_by_value(g, -self.clipvalue, self.clipvalue) for g in grads]
         if self.global_clipnorm is not None and self.global_clipnorm > 0:
-            squares = [reduction_ops.reduce_sum(math_ops.square(math_ops.cast(g, dtypes.float32))) for g in grads]
-            norm = math_ops.sqrt(math_ops.add_n(squares))
-            # scale = clipnorm / max(norm, clipnorm): 1 when the global norm is under the limit
-            scale = self.global_clipnorm / math_ops.maximum(norm, self.global_clipnorm)
-            return [g * math_ops.cast(scale, g.dtype) for g in grads]
+            # the norm in float32, so that gradients of several float dtypes share one
+            norm = nn_ops.global_norm([math_ops.cast(g, dtypes.float32) for g in grads])
+            return nn_ops.clip_by_global_norm(grads, self.global_clipnorm, use_norm=norm)[0]
         return grads
 
     def _apply_weight_decay(self, variables, learning_rate):

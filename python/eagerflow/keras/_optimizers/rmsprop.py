@@ -18,15 +18,10 @@ class RMSprop(Optimizer):
                          name=name, **kwargs)
         self.rho, self.momentum, self.epsilon, self.centered = rho, momentum, epsilon, centered
 
-    def build(self, var_list):
-        if self.built:
-            return
-        super().build(var_list)
-        self._velocities = [self.add_variable_from_reference(v, "velocity") for v in var_list]
-        self._momentums = ([self.add_variable_from_reference(v, "momentum") for v in var_list]
-                           if self.momentum > 0 else [])
-        self._average_gradients = ([self.add_variable_from_reference(v, "average_gradient") for v in var_list]
-                                   if self.centered else [])
+    def _slot_groups(self):
+        return [(True, [("_velocities", "velocity")], "zeros"),
+                (self.momentum > 0, [("_momentums", "momentum")], "zeros"),
+                (self.centered, [("_average_gradients", "average_gradient")], "zeros")]
 
     def update_step(self, gradient, variable, learning_rate):
         dtype = variable.dtype

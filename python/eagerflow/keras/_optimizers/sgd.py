@@ -20,13 +20,8 @@ class SGD(Optimizer):
         self.momentum = momentum
         self.nesterov = nesterov
 
-    def build(self, var_list):
-        if self.built:
-            return
-        super().build(var_list)
-        self.momentums = []
-        if self.momentum != 0:
-            self.momentums = [self.add_variable_from_reference(v, "m") for v in var_list]
+    def _slot_groups(self):
+        return [(self.momentum != 0, [("momentums", "m")], "zeros")]
 
     def update_step(self, gradient, variable, learning_rate):
         lr = math_ops.cast(learning_rate, variable.dtype)
