@@ -114,6 +114,10 @@ def test_to_tensor_shape_pads_and_truncates():
     assert x.to_tensor(shape=[2, 1]).numpy().tolist() == [[1], [3]]
     nested = tf.ragged.constant([[[1], [2, 3]], [[4]]])
     assert nested.to_tensor().numpy().tolist() == [[[1, 0], [2, 3]], [[4, 0], [0, 0]]]
+    assert nested.to_tensor(shape=[1, 2, 1]).numpy().tolist() == [[[1], [2]]]
+    assert tf.ragged.constant([["a"], []]).to_tensor().numpy().tolist() == [[b"a"], [b""]]
+    uniform = tf.ragged.constant([[[1, 2]], []], inner_shape=(2,))
+    assert uniform.to_tensor(default_value=[7, 8]).numpy().tolist() == [[[1, 2]], [[7, 8]]]
 
 
 # ---- indexing ----

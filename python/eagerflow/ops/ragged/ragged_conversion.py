@@ -3,7 +3,7 @@ row appended), from_tensor masks each row at its length."""
 from eagerflow.framework import dtypes
 from eagerflow.framework.tensor_shape import TensorShape
 from eagerflow.ops import array_ops, creation_ops, math_ops, reduction_ops
-from eagerflow.ops._execute import convert_to_tensor
+from eagerflow.ops._execute import convert_to_tensor, execute1
 from eagerflow.ops.ragged.ragged_tensor import RaggedTensor
 
 _INT64 = dtypes.int64
@@ -20,12 +20,29 @@ def _dim(shape, i):
 
 
 def to_tensor(rt, default_value=None, name=None, shape=None):
-    """The dense tensor: rows padded with `default_value` (0) to the longest row, or to `shape`."""
+    """The dense tensor: rows padded with `default_value` (0) to the longest row, or to `shape`
+    (the RaggedTensorToTensor kernel; strings take the composed path)."""
+    dtype = rt.dtype
+    if dtype == dtypes.string:
+        return _to_tensor_composed(rt, default_value, shape)
+    default = convert_to_tensor(0 if default_value is None else default_value, dtype._type_enum, True)
+    shape = None if shape is None else TensorShape(shape)
+    if shape is None or shape.rank is None:
+        shape_t = _i64(-1)
+    else:
+        shape_t = _i64([-1 if d is None else d for d in shape.as_list()])
+    splits = list(rt.nested_row_splits)
+    return execute1("RaggedTensorToTensor", [shape_t, rt.flat_values, default] + splits,
+                    {"num_row_partition_tensors": len(splits), "row_partition_types": ["ROW_SPLITS"] * len(splits)},
+                    name)
+
+
+def _to_tensor_composed(rt, default_value, shape):
     shape = None if shape is None else TensorShape(shape)
     values = rt.values
     if isinstance(values, RaggedTensor):
         inner = None if shape is None or shape.rank is None else TensorShape([None] + shape.as_list()[2:])
-        values = to_tensor(values, default_value, shape=inner)
+        values = _to_tensor_composed(values, default_value, inner)
     dtype = values.dtype
     if default_value is None:
         default = convert_to_tensor(b"" if dtype == dtypes.string else 0, dtype._type_enum, True)

@@ -78,6 +78,8 @@ def _nrows_tensor(values):
 class RaggedTensor(CompositeTensor):
     """A tensor with one or more ragged dimensions (tf.RaggedTensor)."""
 
+    _conversion_error = "TypeError: object of type 'RaggedTensor' has no len()"  # TF's text
+
     def __init__(self, values, row_splits, internal=False):
         if not internal:
             raise ValueError("RaggedTensor constructor is private; please use one of the factory methods instead "
