@@ -281,3 +281,13 @@ def test_function_input_signature_spec():
     assert total(tf.ragged.constant([[1.], [], [4., 5.]])).numpy().tolist() == [1.0, 0.0, 9.0]
     assert repr(tf.RaggedTensorSpec([None, None], tf.float32)) == \
         "RaggedTensorSpec(TensorShape([None, None]), tf.float32, 1, tf.int64)"
+
+
+def test_boolean_mask_and_activations_as_tf():
+    x = tf.ragged.constant([[1, 2], [], [3, 4, 5]])
+    mask = tf.ragged.constant([[True, False], [], [False, True, True]])
+    assert tf.ragged.boolean_mask(x, mask).to_list() == [[1], [], [4, 5]]
+    assert tf.ragged.boolean_mask(x, [True, False, True]).to_list() == [[1, 2], [3, 4, 5]]
+    assert tf.ragged.boolean_mask(tf.constant([[1, 2], [3, 4]]), [[True, False], [True, True]]).to_list() == \
+        [[1], [3, 4]]
+    assert repr(tf.nn.relu(tf.ragged.constant([[-1., 2.], [3.]]))) == "<tf.RaggedTensor [[0.0, 2.0], [3.0]]>"

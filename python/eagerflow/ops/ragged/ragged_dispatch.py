@@ -4,6 +4,7 @@ handler registers once in framework/dispatch.py for a family of APIs, none per o
 from eagerflow import _core
 from eagerflow.framework import dispatch, dtypes, errors
 from eagerflow.ops import array_ops, creation_ops, math_ops, reduction_ops
+from eagerflow.ops import nn_activation_ops  # noqa: F401  (its activations join the unary APIs registered below)
 from eagerflow.ops._execute import convert_to_tensor, execute1
 from eagerflow.ops.ragged.ragged_tensor import RaggedTensor
 

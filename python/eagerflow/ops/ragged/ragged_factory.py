@@ -5,7 +5,7 @@ from eagerflow import _core
 from eagerflow.framework import dtypes
 from eagerflow.framework.convert import constant as _constant
 from eagerflow.ops import array_ops, creation_ops, math_ops
-from eagerflow.ops._execute import convert_to_tensor
+from eagerflow.ops._execute import convert_to_tensor, execute1
 from eagerflow.ops.ragged.ragged_getitem import ranges
 from eagerflow.ops.ragged.ragged_tensor import RaggedTensor
 
@@ -91,3 +91,26 @@ def range(starts, limits=None, deltas=1, dtype=None, name=None, row_splits_dtype
                           math_ops.multiply(math_ops.cast(positions, starts.dtype), array_ops.gather(deltas, rows)))
     rt = RaggedTensor.from_row_splits(values, splits, validate=False)
     return rt if dtypes.as_dtype(row_splits_dtype) == _INT64 else rt.with_row_splits_dtype(row_splits_dtype)
+
+
+def boolean_mask(data, mask, name=None):
+    """The elements of `data` where `mask` is true, row by row (tf.ragged.boolean_mask): a mask of
+    the data's first dims keeps, per row, only the selected items; a 1-D mask selects rows."""
+    from eagerflow.ops.ragged.ragged_getitem import gather_rows
+    if not isinstance(mask, RaggedTensor):
+        mask = mask if isinstance(mask, _core.Tensor) else convert_to_tensor(mask, dtypes.bool._type_enum)
+    if not isinstance(data, RaggedTensor):
+        data = data if isinstance(data, _core.Tensor) else convert_to_tensor(data)
+        if mask.shape.rank == 1:
+            return array_ops.boolean_mask(data, mask)
+        data = RaggedTensor.from_tensor(data)
+    if isinstance(mask, _core.Tensor) and mask.shape.rank == 1:
+        rows = array_ops.reshape(array_ops.where(mask), [-1])
+        return gather_rows(data, rows)
+    if not isinstance(mask, RaggedTensor):
+        mask = RaggedTensor.from_tensor(mask)
+    if data.ragged_rank != 1 or mask.ragged_rank != 1 or mask.flat_values.shape.rank != 1:
+        raise NotImplementedError("tf.ragged.boolean_mask supports masks of ragged_rank 1")
+    values = array_ops.boolean_mask(data.values, mask.values)
+    lengths = execute1("UnsortedSegmentSum", [math_ops.cast(mask.values, _INT64), mask.value_rowids(), mask.nrows()])
+    return RaggedTensor.from_row_lengths(values, lengths, validate=False)
