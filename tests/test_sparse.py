@@ -63,6 +63,13 @@ def test_to_dense_from_dense_reorder_match_numpy(seed):
     np.testing.assert_array_equal(tf.sparse.to_dense(ordered).numpy(), want)
 
 
+def test_string_values():
+    st = tf.sparse.SparseTensor([[0], [2]], ["a", "b"], [3])
+    assert tf.sparse.to_dense(st).numpy().tolist() == [b"a", b"", b"b"]
+    assert tf.sparse.to_dense(st, default_value="z").numpy().tolist() == [b"a", b"z", b"b"]
+    assert tf.sparse.from_dense(tf.constant(["", "x", ""])).indices.numpy().tolist() == [[1]]
+
+
 def test_to_dense_default_and_errors():
     assert tf.sparse.to_dense(sp(), default_value=5.).numpy().tolist() == \
         [[1., 5., 5., 5.], [5., 5., 2., 5.], [5., 5., 5., 5.]]

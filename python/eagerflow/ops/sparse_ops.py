@@ -24,6 +24,15 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None):
     values = sp_input.values
     default = convert_to_tensor(0 if default_value is None and values.dtype != dtypes.string else
                                 b"" if default_value is None else default_value, values._dtype_enum, True)
+    if values.dtype == dtypes.string:  # the kernel moves numbers: strings go through their positions
+        n = array_ops.shape(values, out_type=_INT64)[0]
+        zero, one = (convert_to_tensor(v, _INT64._type_enum) for v in (0, 1))
+        positions = creation_ops.range(zero, n, one)
+        where = execute1("SparseToDense", [sp_input.indices, sp_input.dense_shape, positions,
+                                           convert_to_tensor(-1, _INT64._type_enum)],
+                         {"validate_indices": bool(validate_indices)})
+        where = array_ops.where(math_ops.less(where, 0), n + creation_ops.zeros_like(where), where)
+        return array_ops.gather(array_ops.concat([values, array_ops.reshape(default, [1])], 0), where)
     return execute1("SparseToDense", [sp_input.indices, sp_input.dense_shape, values, default],
                     {"validate_indices": bool(validate_indices)}, name)
 
