@@ -50,7 +50,8 @@ def call_gradient(op_type, inputs, attrs, out_grads):
     outs = run_op(op_type, inputs, attrs)
     f = get_gradient_function(op_type)
     res = f(OpView(op_type, inputs, outs, attrs), *[None if g is None else _tensor(g) for g in out_grads])
-    res = list(res)
+    # A sparse gradient (IndexedSlices, as a gather's) is checked as the dense tensor it stands for.
+    res = [tf.convert_to_tensor(g) if isinstance(g, tf.IndexedSlices) else g for g in res]
     assert len(res) == len(inputs), "%s gradient returned %d gradients for %d inputs" % (op_type, len(res),
                                                                                          len(inputs))
     return res
@@ -160,7 +161,8 @@ def check_graph(op_type, inputs, attrs=None, wrt=None, unknown_dims=True, seed=0
             feeds[p] = u
             sym_up.append(p)
         f = get_gradient_function(op_type)
-        res = list(f(OpView(op_type, sym_inputs, sym_outs, attrs), *sym_up))
+        res = [tf.convert_to_tensor(r) if isinstance(r, tf.IndexedSlices) else r
+               for r in f(OpView(op_type, sym_inputs, sym_outs, attrs), *sym_up)]
         for i in wrt:  # None (no gradient) in a graph exactly where it is None eagerly
             assert (res[i] is None) == (eager[i] is None), "%s: graph gradient of input %d" % (op_type, i)
         wrt = [i for i in wrt if res[i] is not None]

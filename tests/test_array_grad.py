@@ -160,6 +160,7 @@ def _check_graph_fed(op_type, inputs, attrs, wrt, fed_int):
                 sym.append(x)
         souts = list(_execute.execute(op_type, sym, attrs))
         res = get_gradient_function(op_type)(OpView(op_type, sym, souts, attrs), *[tf.constant(u) for u in ups])
+        res = [tf.convert_to_tensor(r) if isinstance(r, tf.IndexedSlices) else r for r in res]
         fetch = [res[i] for i in wrt]
     with tf.compat.v1.Session(graph=g) as sess:
         got = sess.run(fetch, feed_dict=feeds)

@@ -3,7 +3,7 @@ rebuilt from placeholders inside the trace."""
 import numpy as np
 
 import eagerflow as tf
-from eagerflow.function.type_spec import CompositeTensor, TypeSpec
+from eagerflow.framework.type_spec import CompositeTensor, TypeSpec
 
 
 class PairSpec(TypeSpec):

@@ -38,12 +38,12 @@ def test_wrappers_keep_the_signature_defaults_and_argument_errors():
     def f(a, b=2, /, c=3, *rest, d, e=5, **kw):
         return a, b, c, rest, d, e, kw
 
-    w = dispatch.add_dispatch_support(f, "f")
+    w = dispatch.add_fallback_support(f, "f")
     assert w(1, d=4) == (1, 2, 3, (), 4, 5, {})
     assert w(1, 9, 8, 7, 6, d=4, e=0, z=1) == (1, 9, 8, (7, 6), 4, 0, {"z": 1})
     assert str(inspect.signature(w)) == "(a, b=2, /, c=3, *rest, d, e=5, **kw)"
     assert w.__name__ == "f" and w.__wrapped__ is f and w._tf_api_name == "f"
     with pytest.raises(TypeError, match="missing 1 required positional argument: 'a'"):
         w()
-    builtin = dispatch.add_dispatch_support(len, "len")  # no Python signature: the generic wrapper
+    builtin = dispatch.add_fallback_support(len, "len")  # no Python signature: the generic wrapper
     assert builtin([1, 2]) == 2

@@ -53,6 +53,13 @@ from eagerflow.ops.check_ops import Assert, assert_equal, assert_greater, assert
 from eagerflow.ops.control_flow_ops import case, cond, switch_case, while_loop
 from eagerflow.ops.tensor_array_ops import TensorArray
 
+# --- composite tensors (framework/, ops/ragged/) ---
+from eagerflow.framework.indexed_slices import IndexedSlices, IndexedSlicesSpec
+from eagerflow.framework.sparse_tensor import SparseTensor, SparseTensorSpec
+from eagerflow.ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
+from eagerflow.ops import ragged as _ragged_ops  # registers the ragged dispatch  # noqa: F401
+from eagerflow.ops import sparse_ops as _sparse_ops  # noqa: F401
+
 # --- autodiff: tf.GradientTape, the gradient registry, custom_gradient (eager/, ops/) ---
 from eagerflow.eager.backprop import GradientTape, UnconnectedGradients
 from eagerflow.framework.gradient_registry import RegisterGradient, no_gradient
@@ -66,7 +73,7 @@ from eagerflow.module import Module
 
 # --- namespaces: tf.math, tf.nn, ..., tf.keras ---
 from eagerflow import (autograph, bitwise, compat, config, data, debugging, dtypes, errors, experimental, io,
-                       keras, linalg, math, nn, random, strings, summary, train, types)
+                       keras, linalg, math, nn, random, ragged, sparse, strings, summary, train, types)
 from eagerflow.util import nest
 from eagerflow import raw_ops
 
@@ -78,7 +85,8 @@ import sys as _sys  # noqa: E402
 from eagerflow.framework import dispatch as _dispatch  # noqa: E402
 _dispatch.install(_sys.modules[__name__])
 
-__all__ = ["Assert", "DType", "GradientTape", "Graph", "Module", "Operation", "RegisterGradient", "Tensor",
+__all__ = ["Assert", "DType", "GradientTape", "Graph", "IndexedSlices", "IndexedSlicesSpec", "Module", "Operation",
+           "RaggedTensor", "RaggedTensorSpec", "RegisterGradient", "SparseTensor", "SparseTensorSpec", "Tensor",
            "TensorArray", "TensorShape", "TensorSpec", "UnconnectedGradients", "Variable", "VariableAggregation",
            "VariableSynchronization", "abs", "acos", "acosh", "add", "add_n", "argmax", "argmin", "as_dtype", "asin",
            "asinh", "assert_equal", "assert_greater", "assert_less", "assert_rank", "atan", "atan2", "atanh",
@@ -90,10 +98,10 @@ __all__ = ["Assert", "DType", "GradientTape", "Graph", "Module", "Operation", "R
            "init_scope", "int16", "int32", "int64", "int8", "io", "keras", "less", "less_equal", "linalg", "linspace",
            "logical_and", "logical_not", "logical_or", "math", "matmul", "maximum", "minimum", "multiply",
            "name_scope", "negative", "nest", "newaxis", "nn", "no_gradient", "no_op", "not_equal", "numpy_function",
-           "one_hot", "ones", "ones_like", "pad", "pow", "print", "py_function", "random", "range", "rank", "raw_ops",
+           "one_hot", "ones", "ones_like", "pad", "pow", "print", "py_function", "ragged", "random", "range", "rank", "raw_ops",
            "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod",
            "reduce_sum", "reshape", "resource", "reverse", "round", "scalar_mul", "scatter_nd", "shape", "sigmoid",
-           "sign", "sin", "sinh", "size", "slice", "split", "sqrt", "square", "squeeze", "stack", "stop_gradient",
+           "sign", "sin", "sinh", "size", "slice", "sparse", "split", "sqrt", "square", "squeeze", "stack", "stop_gradient",
            "strided_slice", "string", "strings", "subtract", "summary", "switch_case", "tan", "tanh", "tile", "train", "transpose",
            "truediv", "truncatediv", "truncatemod", "types", "uint8", "unstack", "variant", "where", "while_loop",
            "zeros", "zeros_like"]

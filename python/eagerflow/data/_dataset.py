@@ -7,8 +7,8 @@ from eagerflow import _core
 from eagerflow.framework import dtypes, errors, nest
 from eagerflow.framework import ops as _ops
 from eagerflow.framework.tensor_shape import TensorShape
-from eagerflow.function.tensor_spec import TensorSpec
-from eagerflow.function.type_spec import CompositeTensor, TypeSpec
+from eagerflow.framework.tensor_spec import TensorSpec
+from eagerflow.framework.type_spec import CompositeTensor, TypeSpec
 from eagerflow.ops import _execute
 from eagerflow.ops.random_ops import get_seed
 from eagerflow.data import _function, _generator, _iterator, _structure

@@ -9,7 +9,7 @@ from eagerflow.autograph._impl import api as autograph
 from eagerflow.framework import nest
 from eagerflow.framework.func_graph import FuncGraph
 from eagerflow.framework.tensor_shape import TensorShape
-from eagerflow.function.tensor_spec import TensorSpec
+from eagerflow.framework.tensor_spec import TensorSpec
 from eagerflow.data import _structure
 
 _ids = itertools.count()

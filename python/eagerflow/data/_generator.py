@@ -8,7 +8,7 @@ import numpy as np
 from eagerflow.framework import dtypes, nest
 from eagerflow.framework.convert import convert_to_tensor
 from eagerflow.framework.tensor_shape import TensorShape
-from eagerflow.function.tensor_spec import TensorSpec
+from eagerflow.framework.tensor_spec import TensorSpec
 from eagerflow.ops.script_ops import numpy_function
 
 

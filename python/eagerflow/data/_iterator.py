@@ -5,7 +5,7 @@ import atexit
 from eagerflow import _core
 from eagerflow.framework import errors, nest
 from eagerflow.ops import _execute
-from eagerflow.function.tensor_spec import TensorSpec
+from eagerflow.framework.tensor_spec import TensorSpec
 from eagerflow.data import _optional, _structure
 
 _GET_NEXT = _execute.op_def("IteratorGetNext")

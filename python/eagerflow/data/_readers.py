@@ -4,7 +4,7 @@ names with the C++ TextLineDataset op, one after another (flat_map) or num_paral
 from eagerflow import _core
 from eagerflow.framework import dtypes
 from eagerflow.framework.tensor_shape import TensorShape
-from eagerflow.function.tensor_spec import TensorSpec
+from eagerflow.framework.tensor_spec import TensorSpec
 from eagerflow.ops import _execute, array_ops
 from eagerflow.data import _dataset
 

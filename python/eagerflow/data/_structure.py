@@ -6,7 +6,7 @@ from eagerflow import _core
 from eagerflow.framework import nest
 from eagerflow.framework.convert import convert_to_tensor
 from eagerflow.framework.tensor_shape import TensorShape
-from eagerflow.function.tensor_spec import TensorSpec
+from eagerflow.framework.tensor_spec import TensorSpec
 
 
 def normalize_element(element):

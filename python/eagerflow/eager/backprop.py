@@ -17,6 +17,7 @@ from eagerflow.ops import variable_registry
 from eagerflow.framework import dtypes
 from eagerflow.framework import errors
 from eagerflow.framework.gradient_registry import get_gradient_function
+from eagerflow.framework.indexed_slices import IndexedSlices
 from eagerflow.framework.tf_logging import get_logger
 from eagerflow.ops.variables import Variable
 from eagerflow.framework import nest
@@ -106,9 +107,24 @@ def _aggregate(grads, key):
     if not lst:
         return None
     if len(lst) > 1:
-        from eagerflow.ops.math_ops import add_n
-        lst[:] = [add_n(lst)]
+        lst[:] = [_sum_gradients(lst)]
     return lst[0]
+
+
+def _sum_gradients(lst):
+    """TF's aggregation: IndexedSlices only concatenate (rows named twice add up when densified);
+    any dense gradient among them makes the sum dense."""
+    from eagerflow.ops.math_ops import add_n
+    if all(isinstance(g, IndexedSlices) for g in lst):
+        from eagerflow.ops.array_ops import concat
+        lst = lst[::-1]  # the backward pass found them newest first; TF lists them in program order
+        return IndexedSlices(concat([g.values for g in lst], 0), concat([g.indices for g in lst], 0),
+                             lst[0].dense_shape)
+    return add_n([g._as_tensor() if isinstance(g, IndexedSlices) else g for g in lst])
+
+
+# Gradient functions that pass an IndexedSlices gradient through; every other one gets it densified.
+_SPARSE_PASS_THROUGH = frozenset(("Identity", "ReadVariableOp"))
 
 
 def _backward(ctape, target_keys, initial_grads, source_keys):
@@ -124,6 +140,8 @@ def _backward(ctape, target_keys, initial_grads, source_keys):
         out_grads = [_aggregate(grads, k) for k in entry.output_keys]
         if all(g is None for g in out_grads):
             continue
+        if entry.type not in _SPARSE_PASS_THROUGH:
+            out_grads = [g._as_tensor() if isinstance(g, IndexedSlices) else g for g in out_grads]
         custom = entry.custom_gradient
         if custom is not None:
             fn = custom
@@ -150,7 +168,7 @@ def _backward(ctape, target_keys, initial_grads, source_keys):
         for k, x, g in zip(entry.input_keys, inputs, in_grads):
             if g is None or not _is_trainable(x.dtype):
                 continue
-            if not isinstance(g, _Tensor):
+            if not isinstance(g, (_Tensor, IndexedSlices)):
                 from eagerflow.framework.convert import convert_to_tensor
                 g = convert_to_tensor(g)
             grads.setdefault(k, []).append(g)

@@ -365,6 +365,7 @@ def _convert_default(value):
 def _fallback(value, dtype_enum, exact):
     """Called by the C++ converter for values it does not handle itself (lists, NumPy scalars,
     arrays to cast, objects with __array__, variables); `dtype_enum` is exact or a hint."""
+    _refuse_composite(value)
     if hasattr(value, "_as_tensor"):
         return value._as_tensor()  # a variable keeps its dtype: the op reports a mismatch
     if dtype_enum is None:
@@ -401,7 +402,16 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None, preferred_d
 _PYTHON_SCALARS = (bool, int, float, complex, bytes, str)
 
 
+def _refuse_composite(value):
+    """TF's error for a RaggedTensor given as a tensor, raised before any message prints the value
+    (the ragged dispatch catches it on every call)."""
+    text = getattr(type(value), "_conversion_error", None)
+    if text is not None:
+        raise ValueError(text)
+
+
 def _convert_exact(value, dtype):
+    _refuse_composite(value)
     if isinstance(value, TensorShape):
         if dtype not in (dtypes.int32, dtypes.int64):
             raise TypeError(f"Cannot convert TensorShape {value} to dtype {dtype}. Allowed dtypes are tf.int32 and "

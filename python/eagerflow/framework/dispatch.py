@@ -1,8 +1,17 @@
-"""TF's fallback op dispatch: a public API function called on values it cannot take (Keras's symbolic
-KerasTensors) is offered to the dispatchers registered here, and the first that claims the arguments
-computes the result (Keras records the call as a TFOpLambda layer). A layer above registers its
-dispatcher, so the ops need not know it. The wrappers are installed on the public namespaces only
-(`install`): op calls inside eagerflow run the functions themselves."""
+"""TF's op dispatch, in its two forms.
+
+Type-based handlers (TF's dispatch_for_api), for composite values: an op function wrapped where it is
+defined (`add_dispatch_support(fn, kind)`) runs as usual, and when its arguments do not convert to
+tensors (TypeError / ValueError) the handlers registered for it get the call (ragged and sparse tensors
+register the elementwise ops, reductions, concat and stack). Dense calls pay one Python call.
+
+Fallback dispatchers (TF's GlobalOpDispatcher), for values no op takes: a public API function called on
+them (Keras's symbolic KerasTensors) is offered to the dispatchers registered here, and the first that
+claims the arguments computes the result (Keras records the call as a TFOpLambda layer named after the
+API). These wrappers are installed on the public namespaces only (`install`), with each function's own
+parameters: op calls inside eagerflow run the functions themselves. A layer above registers its
+dispatcher, so the ops need not know it.
+"""
 import functools
 import inspect
 
@@ -33,7 +42,7 @@ def _failed(target, api_name, error, args, kwargs):
 def _failed_with_all_arguments(target, api_name, error, args, kwargs):
     """`_failed` for a signature wrapper, which passed every parameter on: those still holding their default
     object are dropped, so dispatchers see the call as it was written."""
-    params = inspect.signature(target).parameters
+    params = inspect.signature(getattr(target, "_dispatch_target", target)).parameters
     positional = [p for p in params.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     args = list(args)
     while args and len(args) <= len(positional) and args[-1] is positional[len(args) - 1].default:
@@ -42,7 +51,7 @@ def _failed_with_all_arguments(target, api_name, error, args, kwargs):
     return _failed(target, api_name, error, tuple(args), kwargs)
 
 
-def add_dispatch_support(target, api_name):
+def add_fallback_support(target, api_name):
     """`target` with fallback dispatch: it runs as is; when it raises, a dispatcher that claims the
     arguments gets the call instead (TF's dispatch.add_dispatch_support). The wrapper has the target's own
     parameters where it can (no packing of *args and **kwargs on every call)."""
@@ -62,10 +71,11 @@ def add_dispatch_support(target, api_name):
 def _with_signature(target, api_name):
     """A wrapper defined with `target`'s parameter list (its defaults copied), or None for a callable that is
     no plain Python function."""
-    code = getattr(target, "__code__", None)
-    if code is None or not isinstance(getattr(target, "__defaults__", None), (tuple, type(None))):
+    inner = getattr(target, "_dispatch_target", target)  # a function with type-based handlers: its own parameters
+    code = getattr(inner, "__code__", None)
+    if code is None or not isinstance(getattr(inner, "__defaults__", None), (tuple, type(None))):
         return None
-    params = list(inspect.signature(target).parameters.values())
+    params = list(inspect.signature(inner).parameters.values())
     last_positional_only = max((i for i, p in enumerate(params) if p.kind is p.POSITIONAL_ONLY), default=None)
     head, args, kwargs, call = [], [], [], []
     for i, p in enumerate(params):
@@ -102,8 +112,8 @@ def _with_signature(target, api_name):
     except SyntaxError:
         return None
     wrapper = scope[code.co_name]
-    wrapper.__defaults__ = target.__defaults__
-    wrapper.__kwdefaults__ = target.__kwdefaults__
+    wrapper.__defaults__ = inner.__defaults__
+    wrapper.__kwdefaults__ = inner.__kwdefaults__
     return wrapper
 
 
@@ -122,7 +132,7 @@ def install(tf_module):
             continue
         key = (id(target), API_NAMES.get(path, path))
         if key not in wrappers:
-            wrappers[key] = add_dispatch_support(target, key[1])
+            wrappers[key] = add_fallback_support(target, key[1])
         first.setdefault(id(target), wrappers[key])
         exported.append((module, name, wrappers[key]))
     for module in _namespaces(tf_module):  # other exports of the same functions
@@ -152,3 +162,58 @@ def _namespaces(tf_module):
                 todo.append(value)
     return list(found.values())
 
+
+# ---- type-based handlers ----
+
+_handlers = {}  # API wrapper -> [handler(*args, **kwargs) -> result or NotImplemented]
+_unary_apis = []
+_binary_apis = []
+
+
+def add_dispatch_support(fn, kind=None):
+    """`fn` wrapped to fall back on the handlers registered for it; `kind` ("unary" or "binary")
+    lists it among the elementwise APIs that elementwise handlers register for."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except (TypeError, ValueError):
+            for handler in _handlers.get(wrapper, ()):
+                result = handler(*args, **kwargs)
+                if result is not NotImplemented:
+                    return result
+            raise
+    wrapper._dispatch_target = fn
+    if kind == "unary":
+        _unary_apis.append(wrapper)
+    elif kind == "binary":
+        _binary_apis.append(wrapper)
+    return wrapper
+
+
+def register(api, handler):
+    """Calls of `api` (a wrapper from add_dispatch_support) that fail to convert go to `handler`,
+    which returns NotImplemented for arguments it does not handle."""
+    if not hasattr(api, "_dispatch_target"):
+        raise ValueError(f"{api} does not support dispatch.")
+    _handlers.setdefault(api, []).append(handler)
+
+
+def register_unary_elementwise(handler):
+    """handler(api, x, *args, **kwargs) for every unary elementwise API."""
+    for api in _unary_apis:
+        register(api, functools.partial(handler, api._dispatch_target))
+
+
+def register_binary_elementwise(handler):
+    """handler(api, x, y, *args, **kwargs) for every binary elementwise API."""
+    for api in _binary_apis:
+        register(api, functools.partial(handler, api._dispatch_target))
+
+
+def unary_elementwise_apis():
+    return list(_unary_apis)
+
+
+def binary_elementwise_apis():
+    return list(_binary_apis)

@@ -2,6 +2,7 @@
 import collections.abc
 
 from eagerflow import _core
+from eagerflow.framework.type_spec import CompositeTensor
 
 
 def _is_namedtuple(x):
@@ -17,17 +18,20 @@ def _is_custom(x):
     return hasattr(type(x), "__tf_flatten__") and not isinstance(x, type)
 
 
-def is_nested(x):
+def is_nested(x, expand_composites=False):
     if isinstance(x, _LEAVES):  # the common leaves, without the protocol lookup
         return False
-    return isinstance(x, (list, tuple, dict, collections.abc.Mapping)) or _is_custom(x)
+    return (isinstance(x, (list, tuple, dict, collections.abc.Mapping)) or _is_custom(x)
+            or (expand_composites and isinstance(x, CompositeTensor)))
 
 
-def _children(x):
+def _children(x, expand=False):
     if isinstance(x, collections.abc.Mapping):
         return [x[k] for k in sorted(x, key=_sort_key)]
     if _is_custom(x):
         return list(x.__tf_flatten__()[1])
+    if expand and isinstance(x, CompositeTensor):  # a ragged or sparse tensor: its component tensors
+        return list(x._type_spec._to_components(x))
     return list(x)
 
 
@@ -38,19 +42,21 @@ def _sort_key(k):
 def flatten(structure, expand_composites=False):
     """Leaves of `structure` in order (dicts by sorted key); None is a leaf."""
     out = []
-    _flatten(structure, out)
+    _flatten(structure, out, expand_composites)
     return out
 
 
-def _flatten(x, out):
-    if is_nested(x):
-        for c in _children(x):
-            _flatten(c, out)
+def _flatten(x, out, expand=False):
+    if is_nested(x, expand):
+        for c in _children(x, expand):
+            _flatten(c, out, expand)
     else:
         out.append(x)
 
 
 def _rebuild(template, children):
+    if isinstance(template, CompositeTensor) and not _is_custom(template):
+        return template._type_spec._from_components(list(children))
     if _is_custom(template):  # metadata of the template (its components are replaced)
         return type(template).__tf_unflatten__(template.__tf_flatten__()[0], tuple(children))
     if isinstance(template, collections.abc.Mapping):
@@ -68,7 +74,7 @@ def pack_sequence_as(structure, flat_sequence, expand_composites=False):
     """Rebuilds `structure` with the leaves taken from `flat_sequence` (TF's ValueError when the
     counts differ)."""
     flat = flat_sequence if isinstance(flat_sequence, (list, tuple)) else list(flat_sequence)
-    if not is_nested(structure):
+    if not is_nested(structure, expand_composites):
         if len(flat) != 1:
             raise ValueError(
                 f"The target structure is of type `{type(structure)}`\n  {structure}\nHowever the input is a "
@@ -77,12 +83,12 @@ def pack_sequence_as(structure, flat_sequence, expand_composites=False):
         return flat[0]
     it = iter(flat)
     try:
-        result = _pack(structure, it)
+        result = _pack(structure, it, expand_composites)
         extra = next(it, _END) is not _END
     except StopIteration:
         extra = True
     if extra:
-        raise ValueError(f"Could not pack sequence. Structure had {len(flatten(structure))} atoms, but flat_sequence "
+        raise ValueError(f"Could not pack sequence. Structure had {len(flatten(structure, expand_composites))} atoms, but flat_sequence "
                          f"had {len(flat)} items.  Structure: {structure}, flat_sequence: {flat}.")
     return result
 
@@ -90,17 +96,18 @@ def pack_sequence_as(structure, flat_sequence, expand_composites=False):
 _END = object()
 
 
-def _pack(x, it):
-    if is_nested(x):
-        return _rebuild(x, [_pack(c, it) for c in _children(x)])
+def _pack(x, it, expand=False):
+    if is_nested(x, expand):
+        return _rebuild(x, [_pack(c, it, expand) for c in _children(x, expand)])
     return next(it)
 
 
 def map_structure(func, *structures, **kwargs):
-    flats = [flatten(s) for s in structures]
+    expand = kwargs.get("expand_composites", False)
+    flats = [flatten(s, expand) for s in structures]
     if any(len(f) != len(flats[0]) for f in flats):
         raise ValueError("The two structures don't have the same number of elements.")
-    return pack_sequence_as(structures[0], [func(*xs) for xs in zip(*flats)])
+    return pack_sequence_as(structures[0], [func(*xs) for xs in zip(*flats)], expand)
 
 
 def assert_same_structure(nest1, nest2, check_types=True, expand_composites=False):

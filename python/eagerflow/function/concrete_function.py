@@ -33,7 +33,7 @@ class ConcreteFunction:
         out_ids = {id(t): i for i, t in enumerate(func_graph.outputs)}
         self._out_template = func_graph.structured_outputs
         self._out_index = [out_ids.get(id(x)) if isinstance(x, Tensor) else None
-                           for x in nest.flatten(func_graph.structured_outputs)]
+                           for x in nest.flatten(func_graph.structured_outputs, expand_composites=True)]
         self._call = None  # (op type, attrs) of the call op a tape records (_call_op)
         self._saving_call = None  # the same call returning the values its gradient reads
 
@@ -120,9 +120,10 @@ class ConcreteFunction:
     def _pack(self, flat):
         if self._out_template is None:
             return None
-        leaves = [flat[i] if i is not None else x for i, x in zip(self._out_index, nest.flatten(self._out_template))]
-        if nest.is_nested(self._out_template):
-            return nest.pack_sequence_as(self._out_template, leaves)
+        leaves = [flat[i] if i is not None else x
+                  for i, x in zip(self._out_index, nest.flatten(self._out_template, expand_composites=True))]
+        if nest.is_nested(self._out_template, expand_composites=True):
+            return nest.pack_sequence_as(self._out_template, leaves, expand_composites=True)
         return leaves[0]
 
     def __call__(self, *args, **kwargs):
@@ -285,13 +286,13 @@ def _has_tensors(t):
 
 
 def _contains_spec(spec):
-    from eagerflow.function.tensor_spec import TensorSpec
+    from eagerflow.framework.tensor_spec import TensorSpec
     return any(isinstance(x, TensorSpec) for x in nest.flatten(spec))
 
 
 def _structure_summary(x):
     """The structure with each leaf replaced by its type's name (TensorSpec: Tensor)."""
-    from eagerflow.function.tensor_spec import TensorSpec
+    from eagerflow.framework.tensor_spec import TensorSpec
     names = [_Marker("Tensor" if isinstance(v, TensorSpec) else type(v).__name__) for v in nest.flatten(x)]
     return str(nest.pack_sequence_as(x, names)) if nest.is_nested(x) else str(names[0])
 
@@ -345,7 +346,7 @@ class _Marker:
 
 def _pretty_spec(spec):
     """One argument's or result's type as TF prints it in signatures."""
-    from eagerflow.function.tensor_spec import TensorSpec
+    from eagerflow.framework.tensor_spec import TensorSpec
     if isinstance(spec, TensorSpec):
         return "{} Tensor, shape={}".format(spec.dtype.name, spec.shape)
     if nest.is_nested(spec):
@@ -364,7 +365,7 @@ class _NoneTensorSpec:
 
 
 def _output_specs(outputs):
-    from eagerflow.function.tensor_spec import TensorSpec
+    from eagerflow.framework.tensor_spec import TensorSpec
 
     def spec(x):
         if isinstance(x, Tensor):

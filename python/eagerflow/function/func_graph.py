@@ -9,7 +9,7 @@ from eagerflow.framework.convert import convert_to_tensor
 from eagerflow.framework.func_graph import FuncGraph
 from eagerflow.framework.tensor import Tensor
 from eagerflow.function import trace_type, variable_policy
-from eagerflow.function.tensor_spec import TensorSpec
+from eagerflow.framework.tensor_spec import TensorSpec
 from eagerflow.framework.trace import PlaceholderContext
 from eagerflow.framework import nest
 
@@ -74,7 +74,7 @@ def _trace_once(python_function, name, params, types):
         g.structured_input_signature = (tuple(arg_specs), kwarg_specs)
         placeholders = ctx.placeholders
         result = python_function(*new_args, **new_kwargs)
-        flat = nest.flatten(result)
+        flat = nest.flatten(result, expand_composites=True)
         outputs, packed = [], []
         for x in flat:
             if x is not None and not (isinstance(x, Tensor) or hasattr(x, "_as_tensor")):
@@ -88,7 +88,8 @@ def _trace_once(python_function, name, params, types):
                 packed.append(out)
             else:
                 packed.append(x)
-        g.structured_outputs = nest.pack_sequence_as(result, packed) if nest.is_nested(result) else packed[0] if packed else None
+        g.structured_outputs = (nest.pack_sequence_as(result, packed, expand_composites=True)
+                                if nest.is_nested(result, expand_composites=True) else packed[0] if packed else None)
     g.inputs = placeholders + [ph for _, ph in g.captures]
     g.outputs = outputs
     return g

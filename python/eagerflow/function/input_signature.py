@@ -5,7 +5,8 @@ import inspect
 from eagerflow.framework.tensor import Tensor
 from eagerflow.function import trace_type
 from eagerflow.function.signature_errors import ValueError as IncompatibleInputError
-from eagerflow.function.tensor_spec import TensorSpec
+from eagerflow.framework.tensor_spec import TensorSpec
+from eagerflow.framework.type_spec import TypeSpec
 from eagerflow.framework import nest
 
 _POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
@@ -19,7 +20,7 @@ def validate(input_signature, signature):
         return None
     if not isinstance(input_signature, (tuple, list)):
         raise TypeError(f"input_signature must be either a tuple or a list, got {type(input_signature)}.")
-    bad = [s for s in nest.flatten(list(input_signature)) if not isinstance(s, TensorSpec)]
+    bad = [s for s in nest.flatten(list(input_signature)) if not isinstance(s, (TensorSpec, TypeSpec))]
     if bad:
         raise TypeError(f"input_signature must be a possibly nested sequence of TensorSpec objects, got invalid "
                         f"args {bad} with types {[type(b) for b in bad]}.")
@@ -107,7 +108,7 @@ class Call:
 
 
 def _spec_text(spec):
-    if isinstance(spec, TensorSpec):
+    if isinstance(spec, (TensorSpec, TypeSpec)):
         return repr(spec)
     if isinstance(spec, dict):
         return "Dict[%s]" % ", ".join(f"[{k!r}, {_spec_text(v)}]" for k, v in spec.items())
@@ -117,7 +118,7 @@ def _spec_text(spec):
 
 def _flatten_up_to(spec, value, call):
     """The leaves of `value` at the positions of `spec`'s leaves."""
-    if isinstance(spec, TensorSpec):
+    if isinstance(spec, (TensorSpec, TypeSpec)):
         return [value]
     if isinstance(spec, dict):
         if not isinstance(value, dict) or set(value) != set(spec):
@@ -138,6 +139,12 @@ def _to_spec(value, spec, call):
     flat = _flatten_up_to(spec, value, call)
     out = []
     for s, v in zip(nest.flatten(spec), flat):
+        if isinstance(s, TypeSpec):  # a composite (ragged, sparse): its spec must fit
+            value_spec = v if isinstance(v, TypeSpec) else getattr(v, "_type_spec", None)
+            if value_spec is None or not value_spec.is_subtype_of(s):
+                call.incompatible()
+            out.append(v)
+            continue
         if isinstance(v, TensorSpec):  # get_concrete_function(TensorSpec(...))
             if not (s.dtype == v.dtype and s.shape.is_compatible_with(v.shape)):
                 call.incompatible()
@@ -157,4 +164,4 @@ def _to_spec(value, spec, call):
         if not s.is_compatible_with(v):
             call.incompatible()
         out.append(v)
-    return out[0] if isinstance(spec, TensorSpec) else nest.pack_sequence_as(spec, out)
+    return out[0] if isinstance(spec, (TensorSpec, TypeSpec)) else nest.pack_sequence_as(spec, out)

@@ -14,7 +14,7 @@ from eagerflow.function import retracing_warning, trace_type
 from eagerflow.function.concrete_function import ConcreteFunction
 from eagerflow.function.func_graph import trace
 from eagerflow.function.function_cache import FunctionCache
-from eagerflow.function.tensor_spec import TensorSpec
+from eagerflow.framework.tensor_spec import TensorSpec
 from eagerflow.framework import nest
 
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from eagerflow.framework.tensor import Tensor
 from eagerflow.framework.trace import TraceType, TracingContext
-from eagerflow.function.type_spec import CompositeTensor
+from eagerflow.framework.type_spec import CompositeTensor, TypeSpec
 
 _LITERALS = (type(None), bool, int, float, complex, str, bytes, np.generic)
 
@@ -94,7 +94,7 @@ class TensorType(_Builtin):
         out.append(value)
 
     def spec(self):
-        from eagerflow.function.tensor_spec import TensorSpec
+        from eagerflow.framework.tensor_spec import TensorSpec
         from eagerflow.framework import dtypes
         return TensorSpec(self.shape, dtypes.as_dtype(self.dtype_enum), self.name)
 
@@ -378,9 +378,11 @@ def from_value(value, context=None):
         return TensorType(value._dtype_enum, value._shape_tuple)
     if isinstance(value, _LITERALS):
         return Literal(value)
-    from eagerflow.function.tensor_spec import TensorSpec
+    from eagerflow.framework.tensor_spec import TensorSpec
     if cls is TensorSpec:
         return TensorType(value.dtype._type_enum, value.shape.dims, value.name)
+    if isinstance(value, TypeSpec):  # a composite's spec (input_signature, get_concrete_function)
+        return CompositeType(value)
     if context is None:
         context = TracingContext()
     if hasattr(value, "__tf_tracing_type__") and not isinstance(value, type):

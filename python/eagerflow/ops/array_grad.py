@@ -1,10 +1,11 @@
 """Gradients of the shape, slicing and data-movement ops (importing this module registers them).
 
-Differences from TF: gathers return dense gradients (TF returns IndexedSlices); we sum the
-gathered rows back with UnsortedSegmentSum / ScatterNd."""
+A gather on axis 0 returns tf.IndexedSlices as TF's does; other gathers sum the gathered rows back
+with UnsortedSegmentSum / ScatterNd."""
 import numpy as np
 
 from eagerflow.framework.gradient_registry import RegisterGradient, no_gradient
+from eagerflow.framework.indexed_slices import IndexedSlices
 from eagerflow.ops import _grad_util as u
 from eagerflow.ops._execute import execute, execute1
 
@@ -132,6 +133,13 @@ def _gather_grad(op, grad):
     if bd < 0:
         bd += ir
     axis = u.normalize_axis(a.reshape(-1)[0], pr)
+    if axis == 0 and bd == 0:
+        # TF's sparse gradient: the gathered rows, flattened, at their indices.
+        size = execute1("Reshape", [execute1("Size", [indices]), u.const([1])])
+        pshape = u.shape(params, u.INT32)
+        rows = execute1("Slice", [pshape, u.const([1]), u.const([-1])])
+        values = u.reshape(grad, execute1("ConcatV2", [size, rows, u.const(0)]))
+        return [IndexedSlices(values, u.reshape(indices, size), pshape), None, None]
     nb, no, nj = bd, axis - bd, ir - bd
     ni = pr - axis - 1
     # grad -> [B, J, O, I]

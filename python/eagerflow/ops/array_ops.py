@@ -5,6 +5,7 @@ import numbers
 import numpy as np
 
 from eagerflow import _core
+from eagerflow.framework import dispatch as _dispatch
 from eagerflow.framework import dtypes
 from eagerflow.framework.tensor_shape import TensorShape
 from eagerflow.ops import reduction_ops
@@ -297,3 +298,8 @@ def _tensor_iter(self):
 
 
 Tensor.__iter__ = _tensor_iter
+
+
+# Ragged and sparse values reach these through framework/dispatch.py.
+concat = _dispatch.add_dispatch_support(concat)
+stack = _dispatch.add_dispatch_support(stack)

@@ -7,6 +7,7 @@ import builtins
 import numpy as np
 
 from eagerflow import _core
+from eagerflow.framework import dispatch as _dispatch
 from eagerflow.framework import dtypes
 from eagerflow.framework.convert import convert_to_tensor as _convert_exact
 from eagerflow.ops._execute import attr_dtype, binary_inputs, convert_to_tensor, execute1, hinted_inputs
@@ -302,3 +303,24 @@ bitwise_xor = _named(_binary("BitwiseXor"), "bitwise_xor", "x ^ y elementwise on
 invert = _named(_unary("Invert"), "invert", "~x elementwise on integers (bitwise not).")
 left_shift = _named(_binary("LeftShift"), "left_shift", "x << y elementwise on integers.")
 right_shift = _named(_binary("RightShift"), "right_shift", "x >> y elementwise (arithmetic for signed integers).")
+
+
+# ---- dispatch: composite values (ragged tensors) reach these through framework/dispatch.py ----
+
+_UNARY_APIS = ("negative", "sign", "exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "square", "reciprocal", "tanh",
+               "sigmoid", "sin", "cos", "tan", "floor", "ceil", "is_nan", "is_inf", "is_finite", "asin", "acos",
+               "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "erf", "erfc", "erfinv", "lgamma", "digamma",
+               "softsign", "log_sigmoid", "softplus", "abs", "round", "cast", "conj", "logical_not", "invert",
+               "saturate_cast")
+_BINARY_APIS = ("add", "subtract", "multiply", "floordiv", "floormod", "pow", "maximum", "minimum",
+                "squared_difference", "realdiv", "truediv", "divide", "div", "equal", "not_equal", "less",
+                "less_equal", "greater", "greater_equal", "logical_and", "logical_or", "logical_xor", "atan2",
+                "xlogy", "xdivy", "multiply_no_nan", "divide_no_nan", "truncatediv", "truncatemod", "nextafter",
+                "zeta", "polygamma", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift")
+for _name in _UNARY_APIS:
+    globals()[_name] = _dispatch.add_dispatch_support(globals()[_name], "unary")
+for _name in _BINARY_APIS:
+    globals()[_name] = _dispatch.add_dispatch_support(globals()[_name], "binary")
+neg = negative
+mod = floormod
+del _name

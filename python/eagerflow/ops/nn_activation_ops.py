@@ -1,5 +1,6 @@
 """tf.nn activations (relu, relu6, elu, selu, softplus, sigmoid, tanh) over the C++ ops."""
 from eagerflow import _core
+from eagerflow.framework import dispatch as _dispatch
 from eagerflow.ops._execute import convert_to_tensor, execute1
 from eagerflow.ops.math_ops import sigmoid, softplus, tanh  # noqa: F401 - re-exported as tf.nn.*
 
@@ -26,3 +27,7 @@ def elu(features, name=None):
 def selu(features, name=None):
     """scale * elu with alpha = 1.6732632423543772, scale = 1.0507009873554805."""
     return execute1("Selu", [_features(features)])
+
+
+# Ragged tensors reach these through framework/dispatch.py, as the other unary elementwise ops.
+relu, relu6, elu, selu = (_dispatch.add_dispatch_support(f, "unary") for f in (relu, relu6, elu, selu))

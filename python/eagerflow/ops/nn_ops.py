@@ -2,6 +2,7 @@
 import collections.abc
 
 from eagerflow.framework import errors
+from eagerflow.framework.indexed_slices import IndexedSlices
 from eagerflow.ops import _execute, reduction_ops
 
 _INT32 = 3
@@ -70,7 +71,7 @@ def global_norm(t_list, name=None):
     for t in t_list:
         if t is None:
             continue
-        t = _execute.convert_to_tensor(t)
+        t = t.values if isinstance(t, IndexedSlices) else _execute.convert_to_tensor(t)  # TF: the rows as given
         squares.append(ex("Sum", [ex("Mul", [t, t]), reduction_ops._axes(t, None)]))
     if not squares:
         return _execute.convert_to_tensor(0.0)
@@ -95,6 +96,10 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     for t in t_list:
         if t is None:
             out.append(None)
+            continue
+        if isinstance(t, IndexedSlices):  # scaled rows, still sparse
+            s = scale if t.dtype == scale.dtype else ex("Cast", [scale], {"DstT": t.dtype})
+            out.append(IndexedSlices(ex("Mul", [t.values, s]), t.indices, t.dense_shape))
             continue
         t = _execute.convert_to_tensor(t)
         s = scale if t._dtype_enum == scale._dtype_enum else ex("Cast", [scale], {"DstT": t.dtype})

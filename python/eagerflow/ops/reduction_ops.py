@@ -5,6 +5,7 @@ import numpy as np
 
 from eagerflow import _core
 from eagerflow.framework import convert, dtypes, errors
+from eagerflow.framework import dispatch as _dispatch
 from eagerflow.ops import _execute
 
 _INT32 = dtypes.int32.as_datatype_enum
@@ -159,3 +160,9 @@ def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
 def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
     """Cumulative product along `axis`."""
     return _scan("Cumprod", x, axis, exclusive, reverse)
+
+
+# Ragged tensors reach these through framework/dispatch.py.
+for _name in ("reduce_sum", "reduce_mean", "reduce_prod", "reduce_max", "reduce_min", "reduce_any", "reduce_all"):
+    globals()[_name] = _dispatch.add_dispatch_support(globals()[_name])
+del _name

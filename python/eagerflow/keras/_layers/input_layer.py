@@ -1,7 +1,7 @@
 """tf.keras.Input and InputLayer: the entry points of a functional model."""
 from eagerflow.framework import dtypes
 from eagerflow.framework.tensor_shape import TensorShape
-from eagerflow.function.tensor_spec import TensorSpec
+from eagerflow.framework.tensor_spec import TensorSpec
 from eagerflow.keras import _backend as backend
 from eagerflow.keras._layers.keras_tensor import KerasTensor
 from eagerflow.keras._layers.node import Node

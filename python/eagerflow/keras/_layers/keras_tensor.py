@@ -2,7 +2,7 @@
 made it. Python operators on KerasTensors become layers of their own (op_lambda.py installs them)."""
 from eagerflow.framework import dtypes
 from eagerflow.framework.tensor_shape import TensorShape
-from eagerflow.function.tensor_spec import TensorSpec
+from eagerflow.framework.tensor_spec import TensorSpec
 
 
 class KerasTensor:

@@ -7,6 +7,7 @@ and inside tf.function alike, and slot variables are plain tf.Variables: a tf.fu
 builds a new optimizer after the first trace gets TF's singleton-variable ValueError.
 """
 from eagerflow.framework import dtypes
+from eagerflow.framework.indexed_slices import IndexedSlices
 from eagerflow.framework.ops import name_scope
 from eagerflow.framework.tf_logging import get_logger
 from eagerflow.ops.variables import Variable
@@ -193,6 +194,8 @@ class Optimizer:
             raise ValueError(f"Expected the same number of gradients and variables. Received: {len(grads)} "
                              f"gradients and {len(trainable_variables)} variables.")
         grads, trainable_variables = self._filter_empty_gradients(grads, trainable_variables)
+        # Keras 2 deduplicates sparse gradients before its sparse updates: the same as the dense sum.
+        grads = [g._as_tensor() if isinstance(g, IndexedSlices) else g for g in grads]
         grads = self._clip_gradients(grads)
         learning_rate = self.learning_rate
         self._apply_weight_decay(trainable_variables, learning_rate)
