@@ -236,3 +236,16 @@ def test_segment_ops_in_function_shapes():
     assert traced_shapes == [[None, 3], [4, 3]]  # TF's static shapes
     np.testing.assert_array_equal(s.numpy(), np_segment("sum", data, np.int32([0, 0, 1, 3]), 4, True))
     np.testing.assert_array_equal(u.numpy(), np_segment("max", data, np.int32([0, 0, 1, 3]), 4, False))
+
+
+def test_graph_build_errors_as_tf():
+    spec = tf.TensorSpec
+    with pytest.raises(ValueError, match=r"Shape must be rank 1 but is rank 2 for '\{\{node SegmentSum\}\}"):
+        tf.function(lambda d, i: tf.math.segment_sum(d, i),
+                    input_signature=[spec([3, 2]), spec([1, 3], tf.int32)]).get_concrete_function()
+    with pytest.raises(ValueError, match="Dimensions must be equal, but are 3 and 4 for '{{node UnsortedSegmentMax}}"):
+        tf.function(lambda d, i: tf.math.unsorted_segment_max(d, i, 5),
+                    input_signature=[spec([3, 2]), spec([4], tf.int32)]).get_concrete_function()
+    with pytest.raises(ValueError, match="Shape must be at least rank 1 but is rank 0 for '{{node TensorScatterUpdate}}"):
+        tf.function(lambda t, i, u: tf.tensor_scatter_nd_update(t, i, u),
+                    input_signature=[spec([3, 2]), spec([], tf.int32), spec([None])]).get_concrete_function()

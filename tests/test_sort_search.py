@@ -229,3 +229,25 @@ def test_bincount_matches_numpy_and_runs_in_function():
     np.testing.assert_array_equal(counts.numpy(), np.bincount(x, minlength=40))
     assert sorted(y.numpy().tolist()) == sorted(set(x.tolist()))
     np.testing.assert_array_equal(pos.numpy(), np.searchsorted(np.sort(x), x))
+
+
+def test_static_shapes_in_function_as_tf():
+    shapes = []
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3]), tf.TensorSpec([None, 5]), tf.TensorSpec([None], tf.int32)])
+    def f(x, seq, v):
+        for t in (tf.sort(x, axis=0), tf.argsort(x), tf.searchsorted(seq, x), *tf.unique_with_counts(v),
+                  tf.math.bincount(v)):
+            shapes.append(t.shape.as_list())
+        return x
+
+    f.get_concrete_function()
+    assert shapes == [[None, 3], [None, 3], [None, 3], [None], [None], [None], [None]]  # TF 2.21's
+
+
+def test_sort_unknown_rank_in_function():
+    x = np.float32([[3, 1], [2, 5], [0, 0]])
+    f = tf.function(lambda v: tf.sort(v, axis=0), input_signature=[tf.TensorSpec(None)])
+    np.testing.assert_array_equal(f(x).numpy(), np.sort(x, 0))
+    g = tf.function(lambda v: tf.argsort(v, axis=-2), input_signature=[tf.TensorSpec(None)])
+    np.testing.assert_array_equal(g(x).numpy(), np.argsort(x, 0, kind="stable"))

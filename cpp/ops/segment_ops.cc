@@ -32,10 +32,11 @@ void infer_unsorted_segment(InferContext& c) {
     EF_INVALID(num >= 0, "Input num_segments == ", num, " must not be negative.");
   }
   if (!data.rank_known() || !ids.rank_known()) return c.set_output(0, c.dtypes[0], Shape::unknown_rank());
-  bool prefix = ids.rank() <= data.rank();
-  for (int d = 0; prefix && d < ids.rank(); ++d) prefix = data[d] < 0 || ids[d] < 0 || data[d] == ids[d];
-  EF_INVALID(prefix, "data.shape = ", data.to_list_string(), " does not start with segment_ids.shape = ",
-             ids.to_list_string());
+  EF_INVALID(ids.rank() <= data.rank(), "data.shape = ", data.to_list_string(),
+             " does not start with segment_ids.shape = ", ids.to_list_string());
+  for (int d = 0; d < ids.rank(); ++d)
+    EF_INVALID(data[d] < 0 || ids[d] < 0 || data[d] == ids[d], "Dimensions must be equal, but are ", data[d], " and ",
+               ids[d]);
   Shape out{num};
   for (int d = ids.rank(); d < data.rank(); ++d) out.push_back(data[d]);
   c.set_output(0, c.dtypes[0], checked_shape(out));

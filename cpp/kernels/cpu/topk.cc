@@ -85,11 +85,12 @@ struct RadixItem<uint64_t> {
   uint32_t pos() const { return p; }
 };
 
-// Stable LSD radix sort by key, 11 bits a pass (the histograms stay in L1); passes where every
-// key has the same digit are skipped.
-template <typename K>
+// Stable LSD radix sort by key, kDigit bits a pass (8 for short rows, whose cost is the
+// histograms; 11 for long ones: fewer passes); passes where every key has the same digit are
+// skipped.
+template <int kDigit, typename K>
 void radix_sort(std::vector<RadixItem<K>>& a, std::vector<RadixItem<K>>& tmp) {
-  constexpr int kDigit = 11, kBuckets = 1 << kDigit, kPasses = (8 * sizeof(K) + kDigit - 1) / kDigit;
+  constexpr int kBuckets = 1 << kDigit, kPasses = (8 * sizeof(K) + kDigit - 1) / kDigit;
   const size_t n = a.size();
   std::vector<uint32_t> hist(kPasses * kBuckets, 0);
   for (size_t i = 0; i < n; ++i) {
@@ -121,7 +122,8 @@ template <typename T, typename I>
 void top_k_radix(const T* row, int64_t n, int64_t k, T* values, I* indices, RadixBuffers<T>& b) {
   using K = typename RadixBuffers<T>::K;
   for (int64_t i = 0; i < n; ++i) b.items[i] = RadixItem<K>::make(descending_key(row[i]), static_cast<uint32_t>(i));
-  radix_sort(b.items, b.tmp);
+  if (n < (1 << 16)) radix_sort<8>(b.items, b.tmp);
+  else radix_sort<11>(b.items, b.tmp);
   for (int64_t j = 0; j < k; ++j) {
     const uint32_t p = b.items[j].pos();
     values[j] = row[p];

@@ -2,13 +2,10 @@
 values, a non-last axis transposed to the end) and tf.searchsorted (LowerBound / UpperBound)."""
 import numpy as np
 
-from eagerflow import _core
 from eagerflow.framework import dtypes
 from eagerflow.framework.convert import convert_to_tensor
 from eagerflow.ops._execute import execute, execute1
 from eagerflow.ops import array_ops
-
-Tensor = _core.Tensor
 
 
 def _constant_axis(axis):
@@ -24,18 +21,29 @@ def _constant_axis(axis):
 
 
 def _descending_sort(values, axis, return_argsort):
-    k = array_ops.shape(values)[axis]
     static_rank = values.shape.rank
+    static_k = values.shape[axis] if static_rank is not None and -static_rank <= axis < static_rank else None
+    # A known length is a constant k (TF's shape inference folds shape(values)[axis] into one);
+    # otherwise the slice raises TF's error for a bad axis.
+    k = convert_to_tensor(np.int32(static_k)) if static_k is not None else array_ops.shape(values)[axis]
     if axis == -1 or axis + 1 == static_rank:
         transposition = None
         top_k_input = values
     else:
-        if static_rank is None:
-            raise ValueError("tf.sort along an axis other than the last needs a known rank")
-        axis += static_rank if axis < 0 else 0
-        perm = list(range(static_rank))
-        perm[axis], perm[-1] = perm[-1], perm[axis]
-        transposition = convert_to_tensor(np.int32(perm))
+        if static_rank is None:  # swap axis and rank - 1 in range(rank), in the graph (TF's way)
+            rank = execute1("Rank", [values])
+            last = execute1("Sub", [rank, convert_to_tensor(np.int32(1))])
+            at = execute1("AddV2", [rank, convert_to_tensor(np.int32(axis))]) if axis < 0 else convert_to_tensor(
+                np.int32(axis))
+            transposition = execute1("TensorScatterUpdate", [
+                execute1("Range", [convert_to_tensor(np.int32(0)), rank, convert_to_tensor(np.int32(1))]),
+                execute1("Reshape", [execute1("Pack", [at, last], {"axis": 0}), convert_to_tensor(np.int32([2, 1]))]),
+                execute1("Pack", [last, at], {"axis": 0})])
+        else:
+            axis += static_rank if axis < 0 else 0
+            perm = list(range(static_rank))
+            perm[axis], perm[-1] = perm[-1], perm[axis]
+            transposition = convert_to_tensor(np.int32(perm))
         top_k_input = execute1("Transpose", [values, transposition])
     out_values, indices = execute("TopKV2", [top_k_input, k], {"sorted": True})
     result = indices if return_argsort else out_values
@@ -87,11 +95,7 @@ def searchsorted(sorted_sequence, values, side="left", out_type=dtypes.int32, na
     in the matching row of `sorted_sequence`."""
     sorted_sequence = convert_to_tensor(sorted_sequence)
     values = convert_to_tensor(values)
-    sequence_size = array_ops.shape(sorted_sequence)[-1]
-    values_size = array_ops.shape(values)[-1]
-    minus_one = convert_to_tensor(np.int32(-1))
-    sorted_2d = execute1("Reshape", [sorted_sequence, execute1("Pack", [minus_one, sequence_size], {"axis": 0})])
-    values_2d = execute1("Reshape", [values, execute1("Pack", [minus_one, values_size], {"axis": 0})])
+    sorted_2d, values_2d = _as_rows(sorted_sequence), _as_rows(values)
     if side == "right":
         op = "UpperBound"
     elif side == "left":
@@ -99,4 +103,19 @@ def searchsorted(sorted_sequence, values, side="left", out_type=dtypes.int32, na
     else:
         raise ValueError(f"Argument `side` must be either 'right' or 'left'. Received: `side` = '{side}'.")
     out = execute1(op, [sorted_2d, values_2d], {"out_type": dtypes.as_dtype(out_type)})
+    if values_2d is values:
+        return out
     return execute1("Reshape", [out, array_ops.shape(values)])
+
+
+def _as_rows(x):
+    """x as [-1, innermost] (TF's reshape; skipped where x is 2-D already, which keeps its static
+    dims in graphs)."""
+    if x.shape.rank == 2:
+        return x
+    shape = x.shape
+    if shape.rank is not None and shape.rank > 0 and all(d is not None for d in shape.as_list()):
+        return execute1("Reshape", [x, convert_to_tensor(np.int32([-1, shape.as_list()[-1]]))])
+    minus_one = convert_to_tensor(np.int32(-1))
+    size = array_ops.shape(x)[-1]
+    return execute1("Reshape", [x, execute1("Pack", [minus_one, size], {"axis": 0})])

@@ -17,6 +17,7 @@ from eagerflow.framework.tensor import Tensor, _numpy_text, _Reference
 from eagerflow.framework.tensor_shape import TensorShape
 from eagerflow.framework.default_stack import DefaultStack
 from eagerflow.ops import variable_registry as _variable_registry
+from eagerflow.ops.grad_support_ops import _index
 
 # The variable-creation rule of the trace in progress on this thread: tf.function installs it (ops
 # sit below tf.function), and it runs before each tf.Variable is made, which it may refuse.
@@ -243,7 +244,6 @@ class Variable:
 
     # --- scatters: ResourceScatterNd* (index vectors), ResourceScatter* (rows of dim 0) ----------
     def _scatter_nd(self, op_name, indices, updates):
-        from eagerflow.ops.grad_support_ops import _index
         _execute.execute(op_name, [self._handle, _index(indices), convert_to_tensor(updates, dtype=self._dtype)],
                          None, op_name)
         return self._result(True)
@@ -267,7 +267,6 @@ class Variable:
         # tf.IndexedSlices, or any object with its `indices` and `values`.
         if not (hasattr(sparse_delta, "indices") and hasattr(sparse_delta, "values")):
             raise TypeError(f"Argument `sparse_delta` must be a `tf.IndexedSlices`. Received arg: {sparse_delta}")
-        from eagerflow.ops.grad_support_ops import _index
         _execute.execute(op_name, [self._handle, _index(sparse_delta.indices),
                                    convert_to_tensor(sparse_delta.values, dtype=self._dtype)], None, op_name)
         return self._result(True)
