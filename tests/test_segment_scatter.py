@@ -249,3 +249,28 @@ def test_graph_build_errors_as_tf():
     with pytest.raises(ValueError, match="Shape must be at least rank 1 but is rank 0 for '{{node TensorScatterUpdate}}"):
         tf.function(lambda t, i, u: tf.tensor_scatter_nd_update(t, i, u),
                     input_signature=[spec([3, 2]), spec([], tf.int32), spec([None])]).get_concrete_function()
+
+
+@pytest.mark.parametrize("build, message", [
+    (lambda s: tf.function(lambda t, i, u: tf.tensor_scatter_nd_update(t, i, u), input_signature=[
+        s([3, 2]), s([1, 2], tf.int32), s([2])]),
+     r"Dimensions \[0,1\) of indices\[shape=\[1,2\]\] = \[1\] must match dimensions \[0,1\) of updates\[shape=\[2\]\] = "
+     r"\[2\]: Dimension 0 in both shapes must be equal, but are 1 and 2. Shapes are \[1\] and \[2\]. for "
+     r"'\{\{node TensorScatterUpdate\}\}"),
+    (lambda s: tf.function(lambda t, i, u: tf.tensor_scatter_nd_add(t, i, u), input_signature=[
+        s([3, 2]), s([2, 1], tf.int32), s([2, 3])]),
+     r"Dimensions \[1,2\) of input\[shape=\[3,2\]\] = \[2\] must match dimensions \[1,2\) of updates\[shape=\[2,3\]\] = "
+     r"\[3\]: Dimension 0 in both shapes must be equal, but are 2 and 3."),
+    (lambda s: tf.function(lambda t, i, u: tf.tensor_scatter_nd_update(t, i, u), input_signature=[
+        s([3, 2]), s([2, 1], tf.int32), s([2])]),
+     r"of updates\[shape=\[2\]\] = \[\]: Shapes must be equal rank, but are 1 and 0"),
+    (lambda s: tf.function(lambda i, u: tf.scatter_nd(i, u, [3, 2]), input_signature=[s([1, 2], tf.int32), s([2])]),
+     r"Dimensions \[0,1\) of indices\[shape=\[1,2\]\] = \[1\] must match .* for '\{\{node ScatterNd\}\}"),
+])
+def test_scatter_shape_inference_errors_as_tf(build, message):
+    with pytest.raises(ValueError, match=message):
+        build(tf.TensorSpec).get_concrete_function()
+    # unknown dims merge with anything (TF: no error at build)
+    f = tf.function(lambda t, i, u: tf.tensor_scatter_nd_update(t, i, u), input_signature=[
+        tf.TensorSpec([3, 2]), tf.TensorSpec([None, 1], tf.int32), tf.TensorSpec([None, 2])])
+    assert f.get_concrete_function().structured_outputs.shape == (3, 2)

@@ -1,6 +1,7 @@
 // Op definitions used by gradient functions: ScatterNd, InvertPermutation, StridedSliceGrad and
 // MirrorPadGrad (TF's names, inputs and attrs).
 #include "ops/array_shapes.h"
+#include "ops/scatter_shapes.h"
 #include "ops/slice_spec.h"
 
 namespace ef {
@@ -15,7 +16,9 @@ void infer_invert_permutation(InferContext& c) {
 
 void infer_scatter_nd(InferContext& c) {
   check_index_type(c.op, c.dtypes[0], "Tindices", true);
-  c.set_output(0, c.dtypes[1], fill_shape(c.op, c.shapes[2], input_value(c, 2)));
+  const Shape out = fill_shape(c.op, c.shapes[2], input_value(c, 2));
+  check_scatter_nd_static_shapes(c.shapes[0], c.shapes[1], out);
+  c.set_output(0, c.dtypes[1], out);
 }
 
 void infer_strided_slice_grad(InferContext& c) {

@@ -3,6 +3,7 @@
 // ResourceScatterNd{Update,Add,Sub,Min,Max}, ResourceScatter{Update,Add,Sub,Mul,Div,Min,Max}
 // (rows of the first dim) and ResourceStridedSliceAssign (Variable.__getitem__(...).assign).
 #include "ops/array_shapes.h"
+#include "ops/scatter_shapes.h"
 
 namespace ef {
 namespace {
@@ -12,6 +13,7 @@ void infer_tensor_scatter(InferContext& c) {
   EF_INVALID(!is.rank_known() || is.rank() >= 1, "Shape must be at least rank 1 but is rank ", is.rank());
   EF_INVALID(!c.shapes[2].rank_known() || c.shapes[2].rank() >= 1, "Shape must be at least rank 1 but is rank ",
              c.shapes[2].rank());
+  check_scatter_nd_static_shapes(is, c.shapes[2], c.shapes[0]);
   c.set_output(0, c.dtypes[0], c.shapes[0]);
 }
 
