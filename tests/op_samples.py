@@ -246,6 +246,10 @@ _BOOL = "bool output"
 _INT = "integer output"
 _SHAPE = "shape or size computation"
 _STRING = "string output"
+_SEGMENTS = "the segment count is the last segment id + 1 (TF: ?)"
+_DISTINCT = "the count of distinct values (TF: [?])"
+_UPDATE = "stateful variable update (TF has no entry either)"
+_NO_GRAD = "TF registers no gradient"
 _CALL = "TF's shape function: UnknownShape (tf.function sets its outputs' shapes from the function graph)"
 _SHAPE_ATTR = ("a shape-valued attr cannot be given from Python: execute() turns [2, 3] into an int list and "
                "Attrs::get<Shape> refuses it (\"attr 'shape' has the wrong type\")")
@@ -632,4 +636,46 @@ SAMPLES = {
                                             "gradient is None"}),
     "TruncateMod": op(call(f64([7.5, -7.5, 3.0]), f64([2.0, 2.0, -1.5])), call(i32([7, -7]), i32([2, 2])),
                       no_entry="TF registers no gradient"),
+    # sorting, searching, segments and scatters
+    "SegmentSum": op(call(f(4, 2), i32([0, 0, 1, 3])), grad="data", unknown_dims=_SEGMENTS),
+    "SegmentMean": op(call(f(4, 2), i64([0, 0, 1, 3])), grad="data", unknown_dims=_SEGMENTS),
+    "SegmentProd": op(call(away0(4, 2), i32([0, 0, 1, 3])), call(f64([0.0, 2.0, 0.0, 3.0, 0.0]), i32([0, 0, 1, 1, 2])),
+                      grad="data", unknown_dims=_SEGMENTS,
+                      complex_grad={"unconjugated": "TF's _SegmentProdGrad takes no conj"}),
+    "SegmentMax": op(call(distinct(4, 2), i32([0, 0, 1, 3])), grad="data", unknown_dims=_SEGMENTS),
+    "SegmentMin": op(call(distinct(4, 2), i32([0, 0, 1, 3])), grad="data", unknown_dims=_SEGMENTS),
+    "UnsortedSegmentProd": op(call(away0(4, 2), i32([0, -1, 2, 0]), i32(3)), call(away0(2, 2, 1), i32([[1, 1], [0, 1]]), i64(2)),
+                              grad="data", complex_grad={"unconjugated": "TF's _UnsortedSegmentProdGrad takes no conj"}),
+    "UnsortedSegmentMax": op(call(distinct(4, 2), i32([0, -1, 2, 0]), i32(3)), grad="data"),
+    "UnsortedSegmentMin": op(call(distinct(2, 2, 3), i64([[1, 0], [1, -1]]), i32(3)), grad="data"),
+    "TensorScatterUpdate": op(call(f(3, 2), i32([[0], [2]]), f(2, 2)), call(s(["a", "b"]), i64([[1]]), s(["c"])),
+                              grad="tensor updates"),
+    "TensorScatterAdd": op(call(f(3, 2), i32([[0, 1], [2, 0], [0, 1]]), f(3)), grad="tensor updates"),
+    "TensorScatterSub": op(call(f(3, 2), i64([[1], [1]]), f(2, 2)), grad="tensor updates"),
+    "TensorScatterMin": op(call(distinct(3, 2), i32([[0, 1], [2, 0]]), distinct(2) + 0.05), grad="tensor updates"),
+    "TensorScatterMax": op(call(distinct(3, 2), i32([[0, 1], [2, 0]]), distinct(2) + 0.05), grad="tensor updates"),
+    "TensorStridedSliceUpdate": op(call(f(3, 4), i32([0, 1]), i32([3, 4]), i32([2, 2]), f(2, 2)),
+                                   call(f(3, 4), i32([1]), i32([2]), i32([1]), f(1), shrink_axis_mask=1),
+                                   grad="input value"),
+    "ResourceScatterNdUpdate": op(call(_variable(), i32([[1]]), f64([0.5])), no_entry=_UPDATE),
+    "ResourceScatterNdAdd": op(call(_variable(), i32([[1]]), f64([0.5])), no_entry=_UPDATE),
+    "ResourceScatterNdSub": op(call(_variable(), i32([[1]]), f64([0.5])), no_entry=_UPDATE),
+    "ResourceScatterNdMin": op(call(_variable(), i32([[1]]), f64([0.5])), no_entry=_UPDATE),
+    "ResourceScatterNdMax": op(call(_variable(), i32([[1]]), f64([0.5])), no_entry=_UPDATE),
+    "ResourceScatterUpdate": op(call(_variable(), i32([1]), f64([0.5])), no_entry=_UPDATE),
+    "ResourceScatterAdd": op(call(_variable(), i32([1, 0]), f64([0.5, 1.0])), no_entry=_UPDATE),
+    "ResourceScatterSub": op(call(_variable(), i32([1]), f64(0.5)), no_entry=_UPDATE),
+    "ResourceScatterMul": op(call(_variable(), i32([1]), f64([0.5])), no_entry=_UPDATE),
+    "ResourceScatterDiv": op(call(_variable(), i32([1]), f64([0.5])), no_entry=_UPDATE),
+    "ResourceScatterMin": op(call(_variable(), i32([1]), f64([0.5])), no_entry=_UPDATE),
+    "ResourceScatterMax": op(call(_variable(), i32([1]), f64([0.5])), no_entry=_UPDATE),
+    "ResourceStridedSliceAssign": op(call(_variable(), i32([1]), i32([2]), i32([1]), f64([0.5])), no_entry=_UPDATE),
+    "LowerBound": op(call(np.float32([[0, 3, 9, 9], [1, 2, 3, 4]]), np.float32([[2, 9], [0, 6]])), no_entry=_NO_GRAD),
+    "UpperBound": op(call(i32([[0, 3, 9, 9]]), i32([[2, 9, 10]]), out_type=tf.int64), no_entry=_NO_GRAD),
+    "Unique": op(call(i32([1, 1, 2, 4, 4])), call(np.float32([2.0, -0.0, 0.0, 2.0]), out_idx=tf.int64),
+                 no_entry=_NO_GRAD, unknown_dims=_DISTINCT),
+    "UniqueWithCounts": op(call(s(["b", "a", "b"])), no_entry=_NO_GRAD, unknown_dims=_DISTINCT),
+    "DenseBincount": op(call(i32([1, 1, 3]), i32(5), np.zeros((0,), np.float32)),
+                        call(i64([[1, 2], [0, 0]]), i64(2), i64([[1, 2], [3, 4]]), binary_output=True),
+                        no_entry=_NO_GRAD),
 }

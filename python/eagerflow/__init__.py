@@ -44,6 +44,12 @@ from eagerflow.ops.slice_ops import slice, strided_slice
 from eagerflow.ops.creation_ops import eye, fill, linspace, one_hot, ones, ones_like, range, zeros, zeros_like
 from eagerflow.ops.grad_support_ops import scatter_nd
 
+# --- sorting, searching and scatters (ops/sort_ops.py, ops/unique_ops.py, ops/scatter_ops.py) ---
+from eagerflow.ops.sort_ops import argsort, searchsorted, sort
+from eagerflow.ops.unique_ops import unique, unique_with_counts
+from eagerflow.ops.scatter_ops import (tensor_scatter_nd_add, tensor_scatter_nd_max, tensor_scatter_nd_min,
+                                       tensor_scatter_nd_sub, tensor_scatter_nd_update)
+
 # --- variables, printing, Python functions, asserts, control flow (ops/) ---
 from eagerflow.ops.variables import Variable, VariableAggregation, VariableSynchronization
 from eagerflow.ops.logging_ops import print_v2 as print
@@ -105,3 +111,5 @@ __all__ = ["Assert", "DType", "GradientTape", "Graph", "IndexedSlices", "Indexed
            "strided_slice", "string", "strings", "subtract", "summary", "switch_case", "tan", "tanh", "tile", "train", "transpose",
            "truediv", "truncatediv", "truncatemod", "types", "uint8", "unstack", "variant", "where", "while_loop",
            "zeros", "zeros_like"]
+__all__ += ["argsort", "searchsorted", "sort", "tensor_scatter_nd_add", "tensor_scatter_nd_max", "tensor_scatter_nd_min",
+            "tensor_scatter_nd_sub", "tensor_scatter_nd_update", "unique", "unique_with_counts"]

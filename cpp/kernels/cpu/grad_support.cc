@@ -1,9 +1,10 @@
-// CPU kernels for the gradient-support ops: UnsortedSegmentSum, ScatterNd (both sum duplicates),
+// CPU kernels for the gradient-support ops: ScatterNd (sums duplicates),
 // InvertPermutation, StridedSliceGrad (scatter dy into zeros) and MirrorPadGrad (fold the mirrored
 // borders back onto the input).
 #include <type_traits>
 
 #include "kernels/cpu/copy.h"
+#include "kernels/cpu/scatter_nd.h"
 #include "kernels/cpu/slice_args.h"
 #include "ops/array_shapes.h"
 #include "kernels/cpu/wrapping.h"
@@ -54,34 +55,6 @@ void invert_permutation_kernel(KernelContext& c) {
   }
 }
 
-void unsorted_segment_sum_kernel(KernelContext& c) {
-  const TensorImpl &data = *c.input(0), &ids = *c.input(1), &num_t = *c.input(2);
-  check_index_type(c.op, ids.dtype(), "Tindices");
-  check_index_type(c.op, num_t.dtype(), "Tnumsegments");
-  EF_INVALID(num_t.rank() == 0, "num_segments should be a scalar, not shape ", num_t.shape().to_list_string());
-  const int64_t num = tensor_to_int_vector(num_t)[0];
-  EF_INVALID(num >= 0, "Input num_segments == ", num, " must not be negative.");
-  const Shape &ds = data.shape(), &is = ids.shape();
-  bool prefix = is.rank() <= ds.rank();
-  for (int d = 0; prefix && d < is.rank(); ++d) prefix = ds[d] == is[d];
-  EF_INVALID(prefix, "data.shape = ", ds.to_list_string(), " does not start with segment_ids.shape = ",
-             is.to_list_string());
-  Shape out_shape{num};
-  int64_t inner = 1;
-  for (int d = is.rank(); d < ds.rank(); ++d) {
-    out_shape.push_back(ds[d]);
-    inner *= ds[d];
-  }
-  std::vector<int64_t> rows = tensor_to_int_vector(ids);
-  for (size_t i = 0; i < rows.size(); ++i)
-    EF_INVALID(rows[i] < num, "segment_ids[", i, "] = ", rows[i], " is out of range [0, ", num, ")");
-  TensorImpl* out = c.allocate_output(0, data.dtype(), out_shape);
-  EF_DISPATCH_SUM(data.dtype(), c.op, {
-    zero<T>(out);
-    accumulate_rows(data.data<T>(), out->data<T>(), rows, inner);
-  });
-}
-
 void scatter_nd_kernel(KernelContext& c) {
   const TensorImpl &indices = *c.input(0), &updates = *c.input(1);
   check_index_type(c.op, indices.dtype(), "Tindices", true);
@@ -93,34 +66,9 @@ void scatter_nd_kernel(KernelContext& c) {
   const int64_t n_shape = c.input(2)->num_elements(), n_idx = indices.num_elements(), n_upd = updates.num_elements();
   EF_INVALID((n_idx == 0 && n_upd == 0) || (n_shape != 0 && n_idx != 0 && n_upd != 0),
              "Indices and updates specified for empty output shape");
-  const int batch = is.rank() - 1;
-  const int64_t k = is[batch];
-  bool ok = us.rank() >= batch;
-  for (int d = 0; ok && d < batch; ++d) ok = us[d] == is[d];
-  EF_INVALID(ok, "Dimensions [0,", batch, ") of indices[shape=", is.to_list_string(), "] must match dimensions [0,",
-             batch, ") of updates[shape=", us.to_list_string(), "]");
-  ok = k <= out_shape.rank() && us.rank() - batch == out_shape.rank() - k;
-  for (int d = 0; ok && d < us.rank() - batch; ++d) ok = us[batch + d] == out_shape[static_cast<int>(k) + d];
-  EF_INVALID(ok, "Dimensions [", k, ",", out_shape.rank(), ") of input[shape=", out_shape.to_list_string(),
-             "] must match dimensions [", batch, ",", us.rank(), ") of updates[shape=", us.to_list_string(), "]");
-  int64_t count = 1, inner = 1;
-  for (int d = 0; d < batch; ++d) count *= is[d];
-  for (int d = static_cast<int>(k); d < out_shape.rank(); ++d) inner *= out_shape[d];
-  std::vector<int64_t> idx = tensor_to_int_vector(indices);
-  std::vector<int64_t> rows(count);
-  for (int64_t i = 0; i < count; ++i) {
-    int64_t row = 0;
-    for (int64_t d = 0; d < k; ++d) {
-      const int64_t v = idx[i * k + d], n = out_shape[static_cast<int>(d)];
-      if (v < 0 || v >= n) {
-        std::vector<int64_t> bad(idx.begin() + i * k, idx.begin() + (i + 1) * k);
-        throw_error(Code::kInvalidArgument, "indices[", i, "] = ", list_string(bad, ", "),
-                    " does not index into shape ", out_shape.to_list_string());
-      }
-      row = row * n + v;
-    }
-    rows[i] = row;
-  }
+  check_scatter_nd_shapes(out_shape, is, us);
+  int64_t inner = 1;
+  const std::vector<int64_t> rows = n_idx ? scatter_nd_rows(indices, out_shape, &inner) : std::vector<int64_t>();
   TensorImpl* out = c.allocate_output(0, updates.dtype(), out_shape);
   EF_DISPATCH_SUM(updates.dtype(), c.op, {
     zero<T>(out);
@@ -212,7 +160,6 @@ void mirror_pad_grad_kernel(KernelContext& c) {
 }
 
 EF_REGISTER_CPU_KERNEL("InvertPermutation", invert_permutation_kernel);
-EF_REGISTER_CPU_KERNEL("UnsortedSegmentSum", unsorted_segment_sum_kernel);
 EF_REGISTER_CPU_KERNEL("ScatterNd", scatter_nd_kernel);
 EF_REGISTER_CPU_KERNEL("StridedSliceGrad", strided_slice_grad_kernel);
 EF_REGISTER_CPU_KERNEL("MirrorPadGrad", mirror_pad_grad_kernel);

@@ -3,6 +3,8 @@
 // boundary count as in, as TF's).
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <numeric>
 #include <type_traits>
 #include <vector>
@@ -33,14 +35,117 @@ struct Before {
   }
 };
 
+// Radix keys whose ascending order is Before's: the value's order-preserving bit pattern, inverted
+// (largest first), every NaN 0 (first) and -0 as +0 (ties keep index order).
+template <typename T>
+auto descending_key(T v) {
+  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, int64_t>) {
+    uint64_t u;
+    if constexpr (std::is_same_v<T, double>) {
+      if (std::isnan(v)) return uint64_t(0);
+      if (v == 0) v = 0;
+      std::memcpy(&u, &v, 8);
+      u = (u >> 63) ? ~u : (u | (uint64_t(1) << 63));
+    } else {
+      u = static_cast<uint64_t>(v) ^ (uint64_t(1) << 63);
+    }
+    return ~u;
+  } else if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half>) {
+    float f = static_cast<float>(v);
+    if (std::isnan(f)) return uint32_t(0);
+    if (f == 0) f = 0;
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    u = (u >> 31) ? ~u : (u | 0x80000000u);
+    return ~u;
+  } else if constexpr (std::is_signed_v<T>) {
+    return ~(static_cast<uint32_t>(static_cast<int32_t>(v)) ^ 0x80000000u);
+  } else {
+    return ~static_cast<uint32_t>(v);
+  }
+}
+
+// A key and the element's position in one item, so a radix pass moves one array: 32-bit keys
+// pack into a uint64 (key in the high half), 64-bit keys pair with the position.
+template <typename K>
+struct RadixItem;
+template <>
+struct RadixItem<uint32_t> {
+  uint64_t v;
+  static RadixItem make(uint32_t key, uint32_t pos) { return {(uint64_t(key) << 32) | pos}; }
+  uint32_t key() const { return static_cast<uint32_t>(v >> 32); }
+  uint32_t pos() const { return static_cast<uint32_t>(v); }
+};
+template <>
+struct RadixItem<uint64_t> {
+  uint64_t k;
+  uint32_t p;
+  static RadixItem make(uint64_t key, uint32_t pos) { return {key, pos}; }
+  uint64_t key() const { return k; }
+  uint32_t pos() const { return p; }
+};
+
+// Stable LSD radix sort by key, kDigit bits a pass (8 for short rows, whose cost is the
+// histograms; 11 for long ones: fewer passes); passes where every key has the same digit are
+// skipped.
+template <int kDigit, typename K>
+void radix_sort(std::vector<RadixItem<K>>& a, std::vector<RadixItem<K>>& tmp) {
+  constexpr int kBuckets = 1 << kDigit, kPasses = (8 * sizeof(K) + kDigit - 1) / kDigit;
+  const size_t n = a.size();
+  std::vector<uint32_t> hist(kPasses * kBuckets, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const K k = a[i].key();
+    for (int p = 0; p < kPasses; ++p) ++hist[p * kBuckets + ((k >> (kDigit * p)) & (kBuckets - 1))];
+  }
+  for (int p = 0; p < kPasses; ++p) {
+    uint32_t* h = hist.data() + p * kBuckets;
+    if (*std::max_element(h, h + kBuckets) == n) continue;
+    uint32_t sum = 0;
+    for (int d = 0; d < kBuckets; ++d) {
+      const uint32_t c = h[d];
+      h[d] = sum;
+      sum += c;
+    }
+    for (size_t i = 0; i < n; ++i) tmp[h[(a[i].key() >> (kDigit * p)) & (kBuckets - 1)]++] = a[i];
+    a.swap(tmp);
+  }
+}
+
+template <typename T>
+struct RadixBuffers {
+  using K = decltype(descending_key(T()));
+  std::vector<RadixItem<K>> items, tmp;
+  explicit RadixBuffers(int64_t n) : items(n), tmp(n) {}
+};
+
+template <typename T, typename I>
+void top_k_radix(const T* row, int64_t n, int64_t k, T* values, I* indices, RadixBuffers<T>& b) {
+  using K = typename RadixBuffers<T>::K;
+  for (int64_t i = 0; i < n; ++i) b.items[i] = RadixItem<K>::make(descending_key(row[i]), static_cast<uint32_t>(i));
+  if (n < (1 << 16)) radix_sort<8>(b.items, b.tmp);
+  else radix_sort<11>(b.items, b.tmp);
+  for (int64_t j = 0; j < k; ++j) {
+    const uint32_t p = b.items[j].pos();
+    values[j] = row[p];
+    indices[j] = static_cast<I>(p);
+  }
+}
+
 template <typename T, typename I>
 void top_k(const TensorImpl& in, int64_t k, TensorImpl* values, TensorImpl* indices) {
   const int64_t n = in.shape()[in.rank() - 1];
   const int64_t rows = n ? in.num_elements() / n : 0;
+  // A (near) full sort: radix beats a comparison sort; a small k keeps the partial heap sort.
+  const bool radix = n >= 64 && k * 8 >= n && n <= std::numeric_limits<uint32_t>::max();
   for_range(rows, [&](int64_t s, int64_t e) {
-    std::vector<int64_t> order(static_cast<size_t>(n));
+    std::vector<int64_t> order(radix ? 0 : static_cast<size_t>(n));
+    RadixBuffers<T> buffers(radix ? n : 0);
     for (int64_t r = s; r < e; ++r) {
       const T* row = in.data<T>() + r * n;
+      if (radix) {
+        top_k_radix(row, n, k, values->data<T>() + r * k, indices->data<I>() + r * k, buffers);
+        continue;
+      }
       std::iota(order.begin(), order.end(), 0);
       std::partial_sort(order.begin(), order.begin() + k, order.end(), Before<T>{row});
       for (int64_t j = 0; j < k; ++j) {

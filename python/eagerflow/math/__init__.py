@@ -16,6 +16,11 @@ from eagerflow.ops.nn_ops import log_softmax, softmax
 from eagerflow.ops.nn_topk import in_top_k, top_k
 # --- permutations and segments (ops/grad_support_ops.py) ---
 from eagerflow.ops.grad_support_ops import invert_permutation, unsorted_segment_sum
+# --- segment reductions and counting (ops/segment_ops.py, ops/unique_ops.py) ---
+from eagerflow.ops.segment_ops import (segment_max, segment_mean, segment_min, segment_prod, segment_sum,
+                                       unsorted_segment_max, unsorted_segment_mean, unsorted_segment_min,
+                                       unsorted_segment_prod, unsorted_segment_sqrt_n)
+from eagerflow.ops.unique_ops import bincount
 
 __all__ = ["abs", "acos", "acosh", "add", "add_n", "argmax", "argmin", "asin", "asinh", "atan", "atan2", "atanh",
            "ceil", "conj", "cos", "cosh", "cumprod", "cumsum", "digamma", "divide", "divide_no_nan", "equal", "erf", "erfc", "erfinv", "exp",
@@ -27,3 +32,6 @@ __all__ = ["abs", "acos", "acosh", "add", "add_n", "argmax", "argmin", "asin", "
            "reduce_variance", "round", "rsqrt", "scalar_mul", "sigmoid", "sign", "sin", "sinh", "softmax", "softplus",
            "softsign", "sqrt", "square", "squared_difference", "subtract", "tan", "tanh", "top_k", "truediv",
            "unsorted_segment_sum", "xdivy", "xlogy", "zeta"]
+__all__ += ["bincount", "segment_max", "segment_mean", "segment_min", "segment_prod", "segment_sum",
+            "unsorted_segment_max", "unsorted_segment_mean", "unsorted_segment_min", "unsorted_segment_prod",
+            "unsorted_segment_sqrt_n"]

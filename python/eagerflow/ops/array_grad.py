@@ -183,19 +183,6 @@ def _scatter_nd_grad(op, grad):
     return [None, execute1("GatherNd", [grad, op.inputs[0]]), None]
 
 
-@RegisterGradient("UnsortedSegmentSum")
-def _unsorted_segment_sum_grad(op, grad):
-    """data[j] receives grad[ids[j]]; entries with negative ids were dropped and get zero."""
-    ids = op.inputs[1]
-    safe = execute1("Maximum", [ids, u.const(0, ids.dtype)])
-    g = execute1("GatherV2", [grad, safe, u.const(0)])
-    keep = execute1("GreaterEqual", [ids, u.const(0, ids.dtype)])
-    extra = u.rank(g) - u.rank(ids)
-    if extra:
-        keep = u.reshape(keep, execute1("ConcatV2", [u.shape(ids), u.const([1] * extra), u.const(0)]))
-    return [execute1("SelectV2", [keep, g, u.zeros_like(g)]), None, None]
-
-
 def _paddings_begin_size(paddings, x):
     """(begin, size) of the unpadded region for Slice."""
     p = u.static_value(paddings)

@@ -1,12 +1,14 @@
 """Slicing: tf.strided_slice, tf.slice and Tensor.__getitem__ (NumPy-style indexing via StridedSlice)."""
 import builtins
 import numbers
+import weakref
 
 import numpy as np
 
 from eagerflow import _core
+from eagerflow.framework import convert as _convert
 from eagerflow.framework import dtypes
-from eagerflow.ops._execute import binary_inputs, convert_to_tensor, execute1
+from eagerflow.ops._execute import binary_inputs, convert_to_tensor, execute, execute1
 from eagerflow.ops.array_ops import _int_tensor, boolean_mask
 
 Tensor = _core.Tensor
@@ -19,15 +21,39 @@ _INT64_MIN, _INT64_MAX = -(2 ** 63), 2 ** 63 - 1
 
 def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
                   shrink_axis_mask=0, var=None, name=None):
-    """tf.strided_slice: the StridedSlice op with TF's mask semantics."""
+    """tf.strided_slice: the StridedSlice op with TF's mask semantics. With `var` (a tf.Variable
+    whose value `input_` is) the result has `assign(value)`, which writes the slice of the variable
+    (ResourceStridedSliceAssign) and returns the variable."""
     begin = _int_tensor(begin)
     end = _int_tensor(end)
     if strides is None:
         strides = execute1("OnesLike", [begin])
     strides = _int_tensor(strides)
-    return execute1("StridedSlice", [convert_to_tensor(input_), begin, end, strides], {
-        "begin_mask": int(begin_mask), "end_mask": int(end_mask), "ellipsis_mask": int(ellipsis_mask),
-        "new_axis_mask": int(new_axis_mask), "shrink_axis_mask": int(shrink_axis_mask)})
+    masks = {"begin_mask": int(begin_mask), "end_mask": int(end_mask), "ellipsis_mask": int(ellipsis_mask),
+             "new_axis_mask": int(new_axis_mask), "shrink_axis_mask": int(shrink_axis_mask)}
+    result = execute1("StridedSlice", [convert_to_tensor(input_), begin, end, strides], masks)
+    if var is not None:
+        def assign(val, name=None):
+            value = _convert.convert_to_tensor(val, dtype=var.dtype)
+            execute("ResourceStridedSliceAssign", [var.handle, begin, end, strides, value], masks)
+            return var._result(True)
+        _assigners[id(result)] = (weakref.ref(result, lambda _, key=id(result): _assigners.pop(key, None)), assign)
+    return result
+
+
+# id(tensor) -> (weak reference, assign function) for the slices of variables (TF sets an `assign`
+# attribute on such a tensor; tensors here have no instance dict).
+_assigners = {}
+
+
+def _missing_attribute(self, name):
+    # Only reached when normal lookup fails, so other attributes cost nothing and dir() shows no
+    # `assign` on ordinary tensors (as TF's).
+    if name == "assign":
+        entry = _assigners.get(id(self))
+        if entry is not None and entry[0]() is self:
+            return entry[1]
+    return object.__getattribute__(self, name)  # raises the lookup's own AttributeError again
 
 
 def slice(input_, begin, size, name=None):
@@ -73,7 +99,8 @@ def _pack(values):
 
 def _slice_helper(tensor, slice_spec, var=None):
     """Tensor.__getitem__: ints (shrink), slices with steps, Ellipsis, tf.newaxis and scalar int
-    tensors become one StridedSlice; a boolean mask becomes tf.boolean_mask."""
+    tensors become one StridedSlice; a boolean mask becomes tf.boolean_mask. `var`: see
+    strided_slice."""
     if (isinstance(slice_spec, bool) or (isinstance(slice_spec, Tensor) and slice_spec.dtype == dtypes.bool)
             or (isinstance(slice_spec, np.ndarray) and slice_spec.dtype == bool)):
         return boolean_mask(tensor, slice_spec)
@@ -126,6 +153,9 @@ def _slice_helper(tensor, slice_spec, var=None):
         empty = _core.from_numpy(np.zeros((0,), np.int32))
         packed = [empty, empty, empty]
     tensor = convert_to_tensor(tensor)
+    if var is not None:
+        return strided_slice(tensor, *packed, begin_mask=begin_mask, end_mask=end_mask, ellipsis_mask=ellipsis_mask,
+                             new_axis_mask=new_axis_mask, shrink_axis_mask=shrink_axis_mask, var=var)
     return execute1("StridedSlice", [tensor] + packed, {
         "begin_mask": begin_mask, "end_mask": end_mask, "ellipsis_mask": ellipsis_mask,
         "new_axis_mask": new_axis_mask, "shrink_axis_mask": shrink_axis_mask})
@@ -140,3 +170,4 @@ def _getitem(self, key):
 
 
 Tensor.__getitem__ = _getitem
+Tensor.__getattr__ = _missing_attribute

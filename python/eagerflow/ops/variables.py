@@ -17,6 +17,7 @@ from eagerflow.framework.tensor import Tensor, _numpy_text, _Reference
 from eagerflow.framework.tensor_shape import TensorShape
 from eagerflow.framework.default_stack import DefaultStack
 from eagerflow.ops import variable_registry as _variable_registry
+from eagerflow.ops.grad_support_ops import _index
 
 # The variable-creation rule of the trace in progress on this thread: tf.function installs it (ops
 # sit below tf.function), and it runs before each tf.Variable is made, which it may refuse.
@@ -241,6 +242,56 @@ class Variable:
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
         return self._update("Sub", "AssignSubVariableOp", delta, read_value)
 
+    # --- scatters: ResourceScatterNd* (index vectors), ResourceScatter* (rows of dim 0) ----------
+    def _scatter_nd(self, op_name, indices, updates):
+        _execute.execute(op_name, [self._handle, _index(indices), convert_to_tensor(updates, dtype=self._dtype)],
+                         None, op_name)
+        return self._result(True)
+
+    def scatter_nd_update(self, indices, updates, name=None):
+        return self._scatter_nd("ResourceScatterNdUpdate", indices, updates)
+
+    def scatter_nd_add(self, indices, updates, name=None):
+        return self._scatter_nd("ResourceScatterNdAdd", indices, updates)
+
+    def scatter_nd_sub(self, indices, updates, name=None):
+        return self._scatter_nd("ResourceScatterNdSub", indices, updates)
+
+    def scatter_nd_max(self, indices, updates, name=None):
+        return self._scatter_nd("ResourceScatterNdMax", indices, updates)
+
+    def scatter_nd_min(self, indices, updates, name=None):
+        return self._scatter_nd("ResourceScatterNdMin", indices, updates)
+
+    def _scatter(self, op_name, sparse_delta):
+        # tf.IndexedSlices, or any object with its `indices` and `values`.
+        if not (hasattr(sparse_delta, "indices") and hasattr(sparse_delta, "values")):
+            raise TypeError(f"Argument `sparse_delta` must be a `tf.IndexedSlices`. Received arg: {sparse_delta}")
+        _execute.execute(op_name, [self._handle, _index(sparse_delta.indices),
+                                   convert_to_tensor(sparse_delta.values, dtype=self._dtype)], None, op_name)
+        return self._result(True)
+
+    def scatter_update(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter("ResourceScatterUpdate", sparse_delta)
+
+    def scatter_add(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter("ResourceScatterAdd", sparse_delta)
+
+    def scatter_sub(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter("ResourceScatterSub", sparse_delta)
+
+    def scatter_mul(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter("ResourceScatterMul", sparse_delta)
+
+    def scatter_div(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter("ResourceScatterDiv", sparse_delta)
+
+    def scatter_max(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter("ResourceScatterMax", sparse_delta)
+
+    def scatter_min(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter("ResourceScatterMin", sparse_delta)
+
     # --- Python protocols ---------------------------------------------------------------------
     def __repr__(self):
         if _core.current_graph() is not None:  # while tracing, the value is not known (TF's form)
@@ -295,7 +346,9 @@ class Variable:
         return complex(self.value())
 
     def __getitem__(self, key):
-        return self.value()[key]
+        # The slice has `assign` (TF's sliced assignment: v[0, 1:].assign(...)).
+        from eagerflow.ops import slice_ops
+        return slice_ops._slice_helper(self.value(), key, var=self)
 
     def __iter__(self):
         return iter(self.value())
