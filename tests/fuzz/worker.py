@@ -26,13 +26,15 @@ def allowed_classes(tf):
 TF_ALSO_RAISES = [
     # graph-only members used eagerly (Tensor.op, .name, .value_index; Variable.initial_value, .create)
     (r".*", (AttributeError, RuntimeError), r"(is undefined|is not supported|is meaningless) when eager execution is enabled"),
-    (r"tf\.(VariableAggregation|VariableSynchronization|UnconnectedGradients)", AttributeError, r"__mro__"),  # enum's functional API
+    (r"tf\.(VariableAggregation|VariableSynchronization|UnconnectedGradients|random\.Algorithm)", AttributeError,
+     r"__mro__"),  # enum's functional API
     (r"(Tensor|Variable):int", (OverflowError, ValueError), r"cannot convert float"),  # int() of inf / nan
     (r"TensorShape\.with_rank\w*", OverflowError, r"index-sized integer"),  # a rank beyond sys.maxsize
     (r"tf\.range", AssertionError, r""),  # TF asserts on argument dtypes it cannot range over
     (r"tf\.device", RuntimeError, r"tf.device does not support functions"),  # a callable device name
     (r"Tensor\.numpy", AttributeError, r"'SymbolicTensor' object has no attribute 'numpy'"),  # in a tf.function
     (r"[A-Z_]\w*", OverflowError, r"int too big to convert"),  # a raw op's int attr beyond int64, eagerly
+    (r"tf\.random\.Generator", AttributeError, r"has no attribute 'state'"),  # a non-state first argument
     (r"tf\.nn\.bias_add", AttributeError, r"has no attribute 'startswith'"),  # a data_format that is not a str
     (r"tf\.(linalg\.)?einsum", AttributeError, r"has no attribute 'replace'"),  # an equation that is not a str
     (r"tf\.random\.Generator", AssertionError, r""),  # TF asserts that state and alg come together
