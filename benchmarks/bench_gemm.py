@@ -4,6 +4,8 @@ Run: PYTHONPATH=python /tmp/tf/bin/python -m pytest benchmarks/bench_gemm.py --b
          --benchmark-columns=min,median --benchmark-sort=name -s
 GFLOP/s = extra_info["gflop"] / the min time (extra_info["gflops_per_s"]). Cases: square float32
 products 256², 1000², 2000², and a batch of 32 products of 128×128 (BatchMatMulV2).
+Per-core figures, which a busy machine disturbs less: one thread each, CPU time (conftest.py),
+    BENCH_THREADS=1 OPENBLAS_NUM_THREADS=1 TF_NUM_INTRAOP_THREADS=1 ... --benchmark-timer=time.process_time
 """
 import numpy as np
 import pytest

@@ -59,11 +59,17 @@ template <class F>
 void channel_map(const BatchNormGeometry& g, float* y, F&& f) {
   const int64_t C = g.channels;
   parallel_for(g.outer, row_grain(g), [&](int64_t o0, int64_t o1) {
-    for (int64_t o = o0; o < o1; ++o)
+    for (int64_t o = o0; o < o1; ++o) {
+      if (g.inner == 1) {
+        float* row = y + o * C;
+        for (int64_t c = 0; c < C; ++c) row[c] = f(o * C + c, c);
+        continue;
+      }
       for (int64_t c = 0; c < C; ++c) {
         const int64_t base = (o * C + c) * g.inner;
         for (int64_t j = 0; j < g.inner; ++j) y[base + j] = f(base + j, c);
       }
+    }
   });
 }
 
@@ -100,16 +106,21 @@ void fused_batch_norm_kernel(KernelContext& c) {
   const float* px = x.data<float>();
   Acc mean(C, 0.0), var(C, 0.0);
   if (training) {
-    // Two passes (mean, then squares about it): one-pass sums of squares lose the variance of
-    // data far from zero.
-    mean = channel_sums<1>(g, [&](int, int64_t i, int64_t) { return double(px[i]); });
-    for (auto& m : mean) m /= double(n);
-    const double* pm = mean.data();
-    var = channel_sums<1>(g, [&](int, int64_t i, int64_t ch) {
-      const double d = double(px[i]) - pm[ch];
-      return d * d;
+    // One pass over sums of (x - shift) and its square, shift = each channel's first value: data
+    // far from zero keep their variance (a plain sum of squares would cancel it away).
+    std::vector<double> shift(C, 0.0);
+    if (n > 0)
+      for (int64_t ch = 0; ch < C; ++ch) shift[ch] = px[ch * g.inner];
+    const double* ps = shift.data();
+    const Acc sums = channel_sums<2>(g, [px, ps](int k, int64_t i, int64_t ch) {
+      const double d = double(px[i]) - ps[ch];
+      return k == 0 ? d : d * d;
     });
-    for (auto& v : var) v /= double(n);
+    for (int64_t ch = 0; ch < C; ++ch) {
+      const double m = sums[ch] / double(n);
+      mean[ch] = shift[ch] + m;
+      var[ch] = std::max(0.0, sums[C + ch] / double(n) - m * m);
+    }
   } else {
     for (int64_t ch = 0; ch < C; ++ch) mean[ch] = vec(*c.input(3))[ch], var[ch] = vec(*c.input(4))[ch];
   }
@@ -119,7 +130,7 @@ void fused_batch_norm_kernel(KernelContext& c) {
     add[ch] = float(offset[ch] - mean[ch] * mul[ch]);
   }
   const float *pmul = mul.data(), *padd = add.data();
-  channel_map(g, y, [&](int64_t i, int64_t ch) { return px[i] * pmul[ch] + padd[ch]; });
+  channel_map(g, y, [px, pmul, padd](int64_t i, int64_t ch) { return px[i] * pmul[ch] + padd[ch]; });
   const double bessel = n > 1 ? double(n) / double(n - 1) : 1.0;
   for (int64_t ch = 0; ch < C; ++ch) {
     saved_mean[ch] = float(mean[ch]);
@@ -164,7 +175,7 @@ void fused_batch_norm_grad_kernel(KernelContext& c) {
   const float *d = dy.data<float>(), *px = x.data<float>();
   const double* pinv = inv.data();
   // One pass: [0, C) sums dy, [C, 2C) sums dy * xhat.
-  const Acc sums = channel_sums<2>(g, [&](int k, int64_t i, int64_t ch) {
+  const Acc sums = channel_sums<2>(g, [d, px, mean, pinv](int k, int64_t i, int64_t ch) {
     return k == 0 ? double(d[i]) : double(d[i]) * (double(px[i]) - mean[ch]) * pinv[ch];
   });
   const double *sum_dy = sums.data(), *sum_dy_xhat = sums.data() + C;
@@ -183,7 +194,7 @@ void fused_batch_norm_grad_kernel(KernelContext& c) {
     }
   }
   const float *pk = k.data(), *pa = a.data(), *pb = b.data();
-  channel_map(g, dx, [&](int64_t i, int64_t ch) { return pk[ch] * d[i] + pa[ch] * px[i] + pb[ch]; });
+  channel_map(g, dx, [d, px, pk, pa, pb](int64_t i, int64_t ch) { return pk[ch] * d[i] + pa[ch] * px[i] + pb[ch]; });
 }
 
 EF_REGISTER_CPU_KERNEL("FusedBatchNormV3", fused_batch_norm_kernel);
