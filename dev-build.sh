@@ -6,8 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 PY=$(command -v python3)
-if ! "$PY" -c "import pybind11, cmeel, numpy" 2>/dev/null; then
-  "$PY" -m pip install -q "pybind11>=2.11" "cmeel-eigen>=3.4" "numpy>=1.22"
+if ! "$PY" -c "import pybind11, cmeel, numpy, scipy_openblas32" 2>/dev/null; then
+  "$PY" -m pip install -q "pybind11>=2.11" "cmeel-eigen>=3.4" "numpy>=1.22" "scipy-openblas32>=0.3.27"
 fi
 command -v cmake >/dev/null || "$PY" -m pip install -q cmake
 command -v ninja >/dev/null || "$PY" -m pip install -q ninja

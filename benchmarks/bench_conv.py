@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
+from eagerflow import _core
 
 ROUNDS = 5
 
@@ -69,8 +70,19 @@ def _bench(benchmark, run, gflop):
     benchmark.extra_info["gflops_per_s"] = round(gflop / benchmark.stats.stats.median, 1)
 
 
+@pytest.fixture(params=["blas", "eigen"])
+def gemm_backend(request):
+    """The GEMM under the im2col convolutions: the BLAS (OpenBLAS) or Eigen's."""
+    if request.param == "blas" and not _core.blas_available():
+        pytest.skip("built without a BLAS")
+    was = _core.blas_enabled()
+    _core.set_blas_enabled(request.param == "blas")
+    yield
+    _core.set_blas_enabled(was)
+
+
 @pytest.mark.parametrize("case, mode", CASES)
-def test_conv_eagerflow(benchmark, case, mode):
+def test_conv_eagerflow(benchmark, case, mode, gemm_backend):
     _bench(benchmark, *_conv_case(tf, case, mode))
 
 

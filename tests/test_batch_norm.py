@@ -29,6 +29,25 @@ def test_training_returns_the_bessel_corrected_variance():
     np.testing.assert_allclose(var.numpy(), flat.var(0, ddof=1), rtol=1e-5)
 
 
+@pytest.mark.parametrize("data_format", ["NHWC", "NCHW"])
+def test_batch_statistics_of_large_inputs_far_from_zero(data_format):
+    # Many rows (split over threads) and a mean 1e4 times the spread: the variance must not cancel.
+    rng = np.random.default_rng(0)
+    x = (1e4 + rng.standard_normal((8, 40, 40, 3))).astype(np.float32)
+    if data_format == "NCHW":
+        x = np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+    axes = (0, 2, 3) if data_format == "NCHW" else (0, 1, 2)
+    y, mean, var = tf.raw_ops.FusedBatchNormV3(x=x, scale=np.ones(3, np.float32), offset=np.zeros(3, np.float32),
+                                               mean=EMPTY, variance=EMPTY, epsilon=1e-5, is_training=True,
+                                               data_format=data_format)[:3]
+    x64 = x.astype(np.float64)
+    np.testing.assert_allclose(mean.numpy(), x64.mean(axes), rtol=1e-7)
+    np.testing.assert_allclose(var.numpy(), x64.var(axes, ddof=1), rtol=1e-4)
+    shape = [1, 3, 1, 1] if data_format == "NCHW" else [3]
+    want = (x64 - x64.mean(axes).reshape(shape)) / np.sqrt(x64.var(axes).reshape(shape) + 1e-5)
+    np.testing.assert_allclose(y.numpy(), want, atol=5e-3)
+
+
 def test_exponential_avg_factor_and_inference():
     _, mean, var, *_ = _fbn(MEAN, VAR, is_training=True, exponential_avg_factor=0.1)
     np.testing.assert_allclose(mean.numpy(), [0.692273, 0.829831], rtol=1e-5)

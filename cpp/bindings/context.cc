@@ -1,10 +1,11 @@
-// Context bindings: device scopes, threads, random seeds.
+// Context bindings: device scopes, threads, the GEMM's BLAS, random seeds.
 #include <pybind11/stl.h>
 
 #include "bindings/bindings.h"
 #include "core/device.h"
 #include "core/threadpool.h"
 #include "eager/context.h"
+#include "kernels/cpu/blas.h"
 #include "kernels/cpu/random_state.h"
 
 namespace ef {
@@ -23,6 +24,10 @@ void init_context(py::module_& m) {
   });
   m.def("num_threads", &num_threads);
   m.def("set_num_threads", &set_num_threads);
+  // The float/double GEMM's BLAS (blas.h): tests and benchmarks compare it with Eigen's GEMM.
+  m.def("blas_available", &blas_available);
+  m.def("blas_enabled", &blas_enabled);
+  m.def("set_blas_enabled", &set_blas_enabled);
   m.def("set_global_seed", [](py::object seed) {
     SeedState& s = seed_state();
     s.has_global = !seed.is_none();

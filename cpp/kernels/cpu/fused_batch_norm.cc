@@ -1,10 +1,13 @@
 // CPU FusedBatchNormV3 and FusedBatchNormGradV3 (float). x is viewed as [outer, channels, inner]
 // (channels last: inner = 1). Per-channel sums accumulate in double, so large batches keep float
 // accuracy; training returns the biased variance in reserve_space_2 (what the gradient needs)
-// and the Bessel-corrected one in batch_variance, as TF does.
+// and the Bessel-corrected one in batch_variance, as TF does. Rows run in parallel blocks.
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 #include <vector>
+
+#include "core/threadpool.h"
 
 #include "ops/batch_norm_shape.h"
 #include "ops/op_util.h"
@@ -15,28 +18,59 @@ namespace {
 
 using Acc = std::vector<double>;
 
-// sum[c] += f(x[o, c, i]) over every o, i.
-template <class F>
-void channel_sums(const BatchNormGeometry& g, const float* x, Acc& sum, F&& f) {
-  const int64_t C = g.channels;
-  for (int64_t o = 0; o < g.outer; ++o)
-    for (int64_t c = 0; c < C; ++c) {
-      const float* p = x + (o * C + c) * g.inner;
-      double s = 0;
-      for (int64_t i = 0; i < g.inner; ++i) s += f(p[i], c, (o * C + c) * g.inner + i);
-      sum[c] += s;
-    }
+// Rows of x ([outer, channels, inner]) per parallel block: at least ~64K values each.
+int64_t row_grain(const BatchNormGeometry& g) {
+  return std::max<int64_t>(1, (int64_t(1) << 16) / std::max<int64_t>(g.channels * g.inner, 1));
 }
 
-// y[o, c, i] = f(x[o, c, i], c) elementwise.
-template <class F>
-void channel_map(const BatchNormGeometry& g, const float* x, float* y, F&& f) {
+// sums[k * C + c] += f(k, i, c) for k < K over every element i = (o * C + c) * inner + j, in
+// double. Blocks of rows run on the pool's threads with their own sums, added up at the end; the
+// innermost loop runs over contiguous memory (channels when channels last) so it vectorizes.
+template <int K, class F>
+Acc channel_sums(const BatchNormGeometry& g, F&& f) {
   const int64_t C = g.channels;
-  for (int64_t o = 0; o < g.outer; ++o)
-    for (int64_t c = 0; c < C; ++c) {
-      const int64_t base = (o * C + c) * g.inner;
-      for (int64_t i = 0; i < g.inner; ++i) y[base + i] = f(x[base + i], c, base + i);
+  Acc total(static_cast<size_t>(K * C), 0.0);
+  std::mutex mu;
+  parallel_for(g.outer, row_grain(g), [&](int64_t o0, int64_t o1) {
+    Acc part(static_cast<size_t>(K * C), 0.0);
+    double* acc = part.data();
+    for (int64_t o = o0; o < o1; ++o) {
+      if (g.inner == 1) {
+        for (int k = 0; k < K; ++k)
+          for (int64_t c = 0; c < C; ++c) acc[k * C + c] += f(k, o * C + c, c);
+      } else {
+        for (int64_t c = 0; c < C; ++c)
+          for (int k = 0; k < K; ++k) {
+            const int64_t base = (o * C + c) * g.inner;
+            double s = 0;
+            for (int64_t j = 0; j < g.inner; ++j) s += f(k, base + j, c);
+            acc[k * C + c] += s;
+          }
+      }
     }
+    std::lock_guard<std::mutex> l(mu);
+    for (size_t i = 0; i < total.size(); ++i) total[i] += part[i];
+  });
+  return total;
+}
+
+// y[i] = f(i, c) for every element, rows split over the pool's threads.
+template <class F>
+void channel_map(const BatchNormGeometry& g, float* y, F&& f) {
+  const int64_t C = g.channels;
+  parallel_for(g.outer, row_grain(g), [&](int64_t o0, int64_t o1) {
+    for (int64_t o = o0; o < o1; ++o) {
+      if (g.inner == 1) {
+        float* row = y + o * C;
+        for (int64_t c = 0; c < C; ++c) row[c] = f(o * C + c, c);
+        continue;
+      }
+      for (int64_t c = 0; c < C; ++c) {
+        const int64_t base = (o * C + c) * g.inner;
+        for (int64_t j = 0; j < g.inner; ++j) y[base + j] = f(base + j, c);
+      }
+    }
+  });
 }
 
 const float* vec(const TensorImpl& t) { return t.data<float>(); }
@@ -69,12 +103,24 @@ void fused_batch_norm_kernel(KernelContext& c) {
   float* saved_mean = out_vec(c, 3, C);
   float* saved_var = out_vec(c, 4, C);
   out_vec(c, 5, 0);
+  const float* px = x.data<float>();
   Acc mean(C, 0.0), var(C, 0.0);
   if (training) {
-    channel_sums(g, x.data<float>(), mean, [](float v, int64_t, int64_t) { return double(v); });
-    for (auto& m : mean) m /= double(n);
-    channel_sums(g, x.data<float>(), var, [&](float v, int64_t ch, int64_t) { return (v - mean[ch]) * (v - mean[ch]); });
-    for (auto& v : var) v /= double(n);
+    // One pass over sums of (x - shift) and its square, shift = each channel's first value: data
+    // far from zero keep their variance (a plain sum of squares would cancel it away).
+    std::vector<double> shift(C, 0.0);
+    if (n > 0)
+      for (int64_t ch = 0; ch < C; ++ch) shift[ch] = px[ch * g.inner];
+    const double* ps = shift.data();
+    const Acc sums = channel_sums<2>(g, [px, ps](int k, int64_t i, int64_t ch) {
+      const double d = double(px[i]) - ps[ch];
+      return k == 0 ? d : d * d;
+    });
+    for (int64_t ch = 0; ch < C; ++ch) {
+      const double m = sums[ch] / double(n);
+      mean[ch] = shift[ch] + m;
+      var[ch] = std::max(0.0, sums[C + ch] / double(n) - m * m);
+    }
   } else {
     for (int64_t ch = 0; ch < C; ++ch) mean[ch] = vec(*c.input(3))[ch], var[ch] = vec(*c.input(4))[ch];
   }
@@ -83,7 +129,8 @@ void fused_batch_norm_kernel(KernelContext& c) {
     mul[ch] = float(scale[ch] / std::sqrt(var[ch] + eps));
     add[ch] = float(offset[ch] - mean[ch] * mul[ch]);
   }
-  channel_map(g, x.data<float>(), y, [&](float v, int64_t ch, int64_t) { return v * mul[ch] + add[ch]; });
+  const float *pmul = mul.data(), *padd = add.data();
+  channel_map(g, y, [px, pmul, padd](int64_t i, int64_t ch) { return px[i] * pmul[ch] + padd[ch]; });
   const double bessel = n > 1 ? double(n) / double(n - 1) : 1.0;
   for (int64_t ch = 0; ch < C; ++ch) {
     saved_mean[ch] = float(mean[ch]);
@@ -125,11 +172,13 @@ void fused_batch_norm_grad_kernel(KernelContext& c) {
   out_vec(c, 4, 0);
   std::vector<double> inv(C);
   for (int64_t ch = 0; ch < C; ++ch) inv[ch] = 1.0 / std::sqrt(double(var[ch]) + eps);
-  Acc sum_dy(C, 0.0), sum_dy_xhat(C, 0.0);
-  const float* d = dy.data<float>();
-  channel_sums(g, d, sum_dy, [](float v, int64_t, int64_t) { return double(v); });
-  channel_sums(g, x.data<float>(), sum_dy_xhat,
-               [&](float v, int64_t ch, int64_t i) { return double(d[i]) * (v - mean[ch]) * inv[ch]; });
+  const float *d = dy.data<float>(), *px = x.data<float>();
+  const double* pinv = inv.data();
+  // One pass: [0, C) sums dy, [C, 2C) sums dy * xhat.
+  const Acc sums = channel_sums<2>(g, [d, px, mean, pinv](int k, int64_t i, int64_t ch) {
+    return k == 0 ? double(d[i]) : double(d[i]) * (double(px[i]) - mean[ch]) * pinv[ch];
+  });
+  const double *sum_dy = sums.data(), *sum_dy_xhat = sums.data() + C;
   std::vector<float> k(C), a(C), b(C);  // dx = k * dy + a * x + b
   for (int64_t ch = 0; ch < C; ++ch) {
     doffset[ch] = float(sum_dy[ch]);
@@ -144,7 +193,8 @@ void fused_batch_norm_grad_kernel(KernelContext& c) {
       a[ch] = 0, b[ch] = 0;
     }
   }
-  channel_map(g, x.data<float>(), dx, [&](float v, int64_t ch, int64_t i) { return k[ch] * d[i] + a[ch] * v + b[ch]; });
+  const float *pk = k.data(), *pa = a.data(), *pb = b.data();
+  channel_map(g, dx, [d, px, pk, pa, pb](int64_t i, int64_t ch) { return pk[ch] * d[i] + pa[ch] * px[i] + pb[ch]; });
 }
 
 EF_REGISTER_CPU_KERNEL("FusedBatchNormV3", fused_batch_norm_kernel);

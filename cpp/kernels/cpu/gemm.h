@@ -1,4 +1,4 @@
-// Batched matrix products (Eigen's GEMM, split across threads by rows, columns or batches).
+// Batched matrix products (the BLAS or Eigen's GEMM, split across threads by rows, columns or batches).
 #pragma once
 #include <cstdint>
 #include <vector>

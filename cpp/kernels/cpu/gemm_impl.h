@@ -1,6 +1,7 @@
 #pragma once
-// The GEMM of MatMul / BatchMatMulV2 through Eigen, instantiated per dtype in gemm_*.cc so the
-// heavy Eigen products compile in parallel (and matmul.cc does not parse Eigen).
+// The GEMM of MatMul / BatchMatMulV2 and the convolutions: float/double through the BLAS when
+// there is one (blas.h), the other dtypes (and the fallback) through Eigen, instantiated per dtype
+// in gemm_*.cc so the heavy Eigen products compile in parallel (and matmul.cc does not parse Eigen).
 // Eigen's AVX-512 complex GEMM packing trips GCC 12 (maybe-)uninitialized false positives
 // inside avxintrin.h; the pragma must precede every include to cover those headers.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -9,6 +10,7 @@
 #include <Eigen/Core>
 #include <vector>
 
+#include "kernels/cpu/blas.h"
 #include "kernels/cpu/broadcast.h"
 #include "kernels/cpu/gemm.h"
 
@@ -50,6 +52,25 @@ void gemm_run(const EA& A, const EB& B, S* c, bool parallel) {
   }
 }
 
+// Splits the rows (or columns) of c across threads like gemm_run, one BLAS call per block.
+template <typename S>
+void gemm_blas(const S* a, const S* b, S* c, int64_t M, int64_t N, int64_t K, bool ta, bool tb, bool parallel) {
+  const int64_t lda = ta ? M : K, ldb = tb ? K : N, nt = num_threads();
+  if (!parallel || nt <= 1 || M * N * K < kParallelMacs) {
+    blas_gemm(ta, tb, M, N, K, a, lda, b, ldb, c, N);
+  } else if (M >= N) {
+    const int64_t grain = ((M + nt - 1) / nt + 7) / 8 * 8;
+    parallel_for(M, grain, [&](int64_t s, int64_t e) {
+      blas_gemm(ta, tb, e - s, N, K, a + (ta ? s : s * K), lda, b, ldb, c + s * N, N);
+    });
+  } else {
+    const int64_t grain = ((N + nt - 1) / nt + 15) / 16 * 16;
+    parallel_for(N, grain, [&](int64_t s, int64_t e) {
+      blas_gemm(ta, tb, M, e - s, K, a, lda, b + (tb ? s * K : s), ldb, c + s, N);
+    });
+  }
+}
+
 // c[M, N] = op(a) @ op(b); a is stored row-major as [M, K] ([K, M] when ta), b as [K, N]
 // ([N, K] when tb); ca/cb conjugate (complex adjoint).
 template <typename S>
@@ -59,6 +80,9 @@ void gemm(const S* a, const S* b, S* c, int64_t M, int64_t N, int64_t K, bool ta
   if (K == 0) {
     std::fill(c, c + M * N, S(0));
     return;
+  }
+  if constexpr (std::is_same_v<S, float> || std::is_same_v<S, double>) {
+    if (blas_usable(M, N, K)) return gemm_blas(a, b, c, M, N, K, ta, tb, parallel);
   }
   Eigen::Map<const RowMat<S>> Am(a, ta ? K : M, ta ? M : K), Bm(b, tb ? N : K, tb ? K : N);
   constexpr bool kComplex = std::is_same_v<S, complex64>;
