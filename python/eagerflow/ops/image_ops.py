@@ -2,7 +2,9 @@
 resize), flips, rot90, dtype conversion and per-pixel adjustments composed from existing ops."""
 from eagerflow.framework import dtypes
 from eagerflow.framework.convert import convert_to_tensor
+from eagerflow.framework.ops import Tensor
 from eagerflow.ops import array_ops, control_flow_ops, einsum_ops, math_ops, reduction_ops
+from eagerflow.ops._execute import convert_to_tensor as fast_convert
 from eagerflow.ops._execute import execute1
 
 
@@ -40,9 +42,12 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
     if rank == 3:
         images = array_ops.expand_dims(images, 0)
     try:
-        size = convert_to_tensor(size, dtype=dtypes.int32)
+        checked = convert_to_tensor(size, dtype=dtypes.int32)
     except (TypeError, ValueError):
         raise ValueError("'size' must be a 1-D int32 Tensor") from None
+    # A Python size becomes a graph constant while tracing, so the output's static shape is known.
+    static = not isinstance(size, Tensor) and not checked._is_symbolic
+    size = fast_convert(checked.numpy(), dtypes.int32._type_enum) if static else checked
     if not size.shape.is_compatible_with([2]):
         raise ValueError("'size' must be a 1-D Tensor of 2 elements: new_height, new_width")
     if preserve_aspect_ratio:
