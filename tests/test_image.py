@@ -62,7 +62,7 @@ GRAY_FLOAT = np.float32([0.140995, 0.65994304, 0.1789912, 0.6979393]).reshape(2,
 
 
 def _close(got, want):
-    # Bilinear weights may round differently by an ulp (FMA contraction, TF's vectorized lerp).
+    # Reductions may sum in another order than TF's.
     assert got.dtype == tf.as_dtype(want.dtype) and tuple(got.shape) == want.shape
     np.testing.assert_allclose(got.numpy(), want, rtol=1e-6, atol=1e-6)
 
@@ -83,7 +83,13 @@ def _exact(got, want):
     (lambda: tf.image.resize(U8.astype(np.int32), [1, 2], method="nearest"), NEAREST_DOWN_UINT8.astype(np.int32)),
 ])
 def test_resize_matches_tf(make, want):
-    _close(make(), want)
+    _exact(make(), want)
+
+
+@pytest.mark.parametrize("dtype", [np.int16, np.int32, np.int64, np.float16, np.float32])
+def test_resize_bilinear_of_every_input_dtype_is_float32(dtype):
+    _exact(tf.image.resize(U8.astype(dtype), [3, 4]), BILINEAR_UINT8)
+    _exact(tf.image.resize(U8.astype(dtype), [1, 2], method="nearest"), NEAREST_DOWN_UINT8.astype(dtype))
 
 
 def _tape_gradient(image, size, method, upstream):
@@ -95,10 +101,13 @@ def _tape_gradient(image, size, method, upstream):
 
 
 def test_resize_gradients_match_tf():
-    _close(_tape_gradient(X, [3, 5], "bilinear", UP_GRAD), BILINEAR_GRAD)
-    _close(_tape_gradient(X, [3, 5], "nearest", UP_GRAD), NEAREST_GRAD)
+    _exact(_tape_gradient(X, [3, 5], "bilinear", UP_GRAD), BILINEAR_GRAD)
+    _exact(_tape_gradient(X, [3, 5], "nearest", UP_GRAD), NEAREST_GRAD)
     down = np.float32([[[1.], [2.]], [[-1.], [0.5]], [[3.], [-2.]]])
-    _close(_tape_gradient(SQ, [3, 2], "bilinear", down), BILINEAR_GRAD_DOWN)
+    _exact(_tape_gradient(SQ, [3, 2], "bilinear", down), BILINEAR_GRAD_DOWN)
+    # float64 sums the float contributions in double; half sums in float and rounds once (as TF).
+    _close(_tape_gradient(X.astype(np.float64), [3, 5], "bilinear", UP_GRAD), BILINEAR_GRAD.astype(np.float64))
+    _exact(_tape_gradient(X.astype(np.float16), [3, 5], "bilinear", UP_GRAD), BILINEAR_GRAD.astype(np.float16))
 
 
 @pytest.mark.parametrize("attrs", [{"half_pixel_centers": True}, {"align_corners": True}, {}])
@@ -150,7 +159,7 @@ def test_resize_gradient_in_tf_function():
             y = tf.image.resize(image, [3, 5])
         return tape.gradient(y, image, output_gradients=upstream)
 
-    _close(f(tf.constant(X), tf.constant(UP_GRAD)), BILINEAR_GRAD)
+    _exact(f(tf.constant(X), tf.constant(UP_GRAD)), BILINEAR_GRAD)
 
 
 @pytest.mark.parametrize("call, error, message", [

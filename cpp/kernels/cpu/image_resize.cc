@@ -4,11 +4,20 @@
 // Interpolation runs in float whatever the input dtype, as TF's kernels do.
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/cpu/broadcast.h"
 #include "ops/op_util.h"
 #include "ops/signature.h"
+
+// TF's kernels round each product before adding it; a fused multiply-add (-march=native) would
+// make the bilinear outputs differ from TF's in the last bits.
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
 
 namespace ef {
 namespace {
@@ -124,32 +133,43 @@ void resize_nearest(const Resize& r, const T* in, T* out) {
 }
 
 // Gradients scatter grads [b, out_h, out_w, c] into [b, in_h, in_w, c]; images run in parallel.
-template <typename T>
-void resize_bilinear_grad(const Resize& r, const float* grad, T* out) {
-  std::fill(out, out + r.batch * r.in_h * r.in_w * r.ch, T(0));
+// Acc is the output's dtype, except half, which TF accumulates in float and rounds at the end.
+template <typename Acc>
+void resize_bilinear_grad_into(const Resize& r, const float* grad, Acc* out) {
+  std::fill(out, out + r.batch * r.in_h * r.in_w * r.ch, Acc(0));
   const std::vector<Lerp> ys = lerps(r.out_h, r.in_h, r.scale_h, r.half_pixel);
   const std::vector<Lerp> xs = lerps(r.out_w, r.in_w, r.scale_w, r.half_pixel);
-  auto add = [](T& dst, float v) { dst = static_cast<T>(static_cast<float>(dst) + v); };
   for_range(r.batch, [&](int64_t s, int64_t e) {
     for (int64_t b = s; b < e; ++b)
       for (int64_t y = 0; y < r.out_h; ++y) {
         const float yl = ys[y].lerp, iyl = 1.0f - yl;
-        T* top = out + (b * r.in_h + ys[y].lower) * r.in_w * r.ch;
-        T* bottom = out + (b * r.in_h + ys[y].upper) * r.in_w * r.ch;
+        Acc* top = out + (b * r.in_h + ys[y].lower) * r.in_w * r.ch;
+        Acc* bottom = out + (b * r.in_h + ys[y].upper) * r.in_w * r.ch;
         const float* g = grad + (b * r.out_h + y) * r.out_w * r.ch;
         for (int64_t x = 0; x < r.out_w; ++x) {
           const int64_t l = xs[x].lower * r.ch, u = xs[x].upper * r.ch;
           const float xl = xs[x].lerp, ixl = 1.0f - xl;
           for (int64_t k = 0; k < r.ch; ++k) {
             const float v = g[x * r.ch + k];
-            add(top[l + k], v * iyl * ixl);
-            add(top[u + k], v * iyl * xl);
-            add(bottom[l + k], v * yl * ixl);
-            add(bottom[u + k], v * yl * xl);
+            top[l + k] += static_cast<Acc>(v * iyl * ixl);
+            top[u + k] += static_cast<Acc>(v * iyl * xl);
+            bottom[l + k] += static_cast<Acc>(v * yl * ixl);
+            bottom[u + k] += static_cast<Acc>(v * yl * xl);
           }
         }
       }
   }, 1);
+}
+
+template <typename T>
+void resize_bilinear_grad(const Resize& r, const float* grad, T* out) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    resize_bilinear_grad_into<T>(r, grad, out);
+  } else {
+    std::vector<float> acc(static_cast<size_t>(r.batch * r.in_h * r.in_w * r.ch));
+    resize_bilinear_grad_into<float>(r, grad, acc.data());
+    for (size_t i = 0; i < acc.size(); ++i) out[i] = static_cast<T>(acc[i]);
+  }
 }
 
 template <typename T>
