@@ -216,7 +216,8 @@ void resize_bilinear_grad_kernel(KernelContext& c) {
   check_rank4(orig, "original_image");
   r.batch = grad.shape().dim(0), r.out_h = grad.shape().dim(1), r.out_w = grad.shape().dim(2);
   r.ch = grad.shape().dim(3), r.in_h = orig.shape().dim(1), r.in_w = orig.shape().dim(2);
-  if (r.in_h <= 0 || r.in_w <= 0) throw_error(Code::kInvalidArgument, "original image must be of non-zero size");
+  if (r.out_h <= 0 || r.out_w <= 0) throw_error(Code::kInvalidArgument, "resized dimensions must be positive");
+  if (r.in_h <= 0 || r.in_w <= 0) throw_error(Code::kInvalidArgument, "original dimensions must be positive");
   r.scale_h = resize_scale(r.in_h, r.out_h, r.align_corners);
   r.scale_w = resize_scale(r.in_w, r.out_w, r.align_corners);
   TensorImpl* out = c.allocate_output(0, orig.dtype(), Shape({r.batch, r.in_h, r.in_w, r.ch}), false);
