@@ -12,7 +12,7 @@ import eagerflow
 PYPROJECT = pathlib.Path(__file__).resolve().parent.parent / "pyproject.toml"
 # Modules above every layer (the package's own entry points), free to import the package itself.
 TOP = {"eagerflow", "eagerflow.__main__", "eagerflow._tour"}
-LAYERS = ["keras", "train", "summary", "compat", "config", "debugging", "dtypes", "errors", "experimental", "io", "math", "nn", "linalg", "random",
+LAYERS = ["keras", "train", "summary", "compat", "config", "debugging", "dtypes", "errors", "experimental", "image", "io", "math", "nn", "linalg", "random",
           "raw_ops", "strings", "bitwise", "module", "types", "util", "ragged", "sparse", "data", "function", "autograph", "eager", "ops",
           "framework"]
 

@@ -78,7 +78,7 @@ from eagerflow.function import TensorSpec, function
 from eagerflow.module import Module
 
 # --- namespaces: tf.math, tf.nn, ..., tf.keras ---
-from eagerflow import (autograph, bitwise, compat, config, data, debugging, dtypes, errors, experimental, io,
+from eagerflow import (autograph, bitwise, compat, config, data, debugging, dtypes, errors, experimental, image, io,
                        keras, linalg, math, nn, random, ragged, sparse, strings, summary, train, types)
 from eagerflow.util import nest
 from eagerflow import raw_ops
@@ -101,7 +101,7 @@ __all__ = ["Assert", "DType", "GradientTape", "Graph", "IndexedSlices", "Indexed
            "cosh", "cumsum", "custom_gradient", "data", "debugging", "device", "divide", "double", "dtypes", "equal",
            "errors", "executing_eagerly", "exp", "expand_dims", "experimental", "eye", "fill", "float16", "float32",
            "float64", "floor", "function", "gather", "gather_nd", "get_logger", "greater", "greater_equal", "half", "identity",
-           "init_scope", "int16", "int32", "int64", "int8", "io", "keras", "less", "less_equal", "linalg", "linspace",
+           "image", "init_scope", "int16", "int32", "int64", "int8", "io", "keras", "less", "less_equal", "linalg", "linspace",
            "logical_and", "logical_not", "logical_or", "math", "matmul", "maximum", "minimum", "multiply",
            "name_scope", "negative", "nest", "newaxis", "nn", "no_gradient", "no_op", "not_equal", "numpy_function",
            "one_hot", "ones", "ones_like", "pad", "pow", "print", "py_function", "ragged", "random", "range", "rank", "raw_ops",
