@@ -297,8 +297,6 @@ def _machine():
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
-                if line.startswith("model name") and not model:
-                    model = line.split(":", 1)[1].strip()
                 if line.startswith("model name"):
                     model = line.split(":", 1)[1].strip()
                 if line.startswith("flags"):
