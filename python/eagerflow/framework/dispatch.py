@@ -41,13 +41,19 @@ def _failed(target, api_name, error, args, kwargs):
 
 def _failed_with_all_arguments(target, api_name, error, args, kwargs):
     """`_failed` for a signature wrapper, which passed every parameter on: those still holding their default
-    object are dropped, so dispatchers see the call as it was written."""
+    object are dropped, so handlers and dispatchers see the call as it was written. A target with type-based
+    handlers (which the wrapper skipped, calling the function under them) offers them the call first."""
     params = inspect.signature(getattr(target, "_dispatch_target", target)).parameters
     positional = [p for p in params.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     args = list(args)
     while args and len(args) <= len(positional) and args[-1] is positional[len(args) - 1].default:
         args.pop()
     kwargs = {k: v for k, v in kwargs.items() if k not in params or v is not params[k].default}
+    if isinstance(error, (TypeError, ValueError)):
+        for handler in _handlers.get(target, ()):
+            result = handler(*args, **kwargs)
+            if result is not NotImplemented:
+                return result
     return _failed(target, api_name, error, tuple(args), kwargs)
 
 
@@ -70,7 +76,8 @@ def add_fallback_support(target, api_name):
 
 def _with_signature(target, api_name):
     """A wrapper defined with `target`'s parameter list (its defaults copied), or None for a callable that is
-    no plain Python function."""
+    no plain Python function. It calls the function under a type-based dispatch wrapper directly (one frame
+    per call) and runs that wrapper's handlers itself when the call fails."""
     inner = getattr(target, "_dispatch_target", target)  # a function with type-based handlers: its own parameters
     code = getattr(inner, "__code__", None)
     if code is None or not isinstance(getattr(inner, "__defaults__", None), (tuple, type(None))):
@@ -104,9 +111,9 @@ def _with_signature(target, api_name):
               f"        return _ef_target_({', '.join(call)})\n"
               f"    except Exception as _ef_e_:\n"
               f"        _ef_error_ = _ef_e_\n"
-              f"    return _ef_failed_(_ef_target_, _ef_api_name_, _ef_error_, ({''.join(a + ', ' for a in args)}),"
+              f"    return _ef_failed_(_ef_api_, _ef_api_name_, _ef_error_, ({''.join(a + ', ' for a in args)}),"
               f" {{{', '.join(kwargs)}}})\n")
-    scope = {"_ef_target_": target, "_ef_failed_": _failed_with_all_arguments, "_ef_api_name_": api_name}
+    scope = {"_ef_target_": inner, "_ef_failed_": _failed_with_all_arguments, "_ef_api_name_": api_name, "_ef_api_": target}
     try:
         exec(source, scope)  # pylint: disable=exec-used
     except SyntaxError:
