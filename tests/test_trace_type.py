@@ -237,7 +237,7 @@ def test_unhashable_objects_rejected():
         f(u)
 
 
-def test_variables_by_identity():
+def test_variables_share_a_trace_by_spec():
     v1, v2 = tf.Variable(1.0), tf.Variable(2.0)
 
     @counting
@@ -249,6 +249,8 @@ def test_variables_by_identity():
     assert f(v1).numpy() == 2.0
     v1.assign(5.0)
     assert f(v1).numpy() == 6.0  # read live
+    assert len(f.traces) == 1
+    assert f(tf.Variable([1.0])).numpy() == [2.0]  # another shape: another trace
     assert len(f.traces) == 2
 
 

@@ -45,7 +45,11 @@ std::mutex g_trainable_mu;
 std::unordered_set<const void*> g_non_trainable;
 
 bool variable_trainable(const Tensor& handle) {
-  if (handle->dtype() != DType::kResource || handle->is_symbolic()) return false;
+  if (handle->dtype() != DType::kResource) return false;
+  if (handle->is_symbolic()) {  // a variable argument's placeholder: as the variables of its spec
+    const Tensor& like = handle->output_index() == 0 ? handle->node()->handle_value : Tensor();
+    return like && !like->is_symbolic() && variable_trainable(like);
+  }
   std::lock_guard<std::mutex> lock(g_trainable_mu);
   return g_non_trainable.count(handle->resource<void>()) == 0;
 }
@@ -93,6 +97,12 @@ bool Tape::maybe_record(const OpDef& op, const std::vector<Tensor>& inputs, std:
   // only the watched ones are appended.
   std::vector<Tensor> with_implicit;
   if (op.runs_functions) {
+    // Variables passed to the function as arguments: watched as their reads would be.
+    for (const Tensor& t : inputs) {
+      if (t->dtype() != DType::kResource) continue;
+      if (watch_accessed_variables && variable_trainable(t)) watch(t);
+      hit = hit || tracked_.count(tensor_key(*t)) != 0;
+    }
     const std::vector<Tensor>& extra = implicit_resource_inputs(attrs);
     if (!extra.empty()) {
       for (const Tensor& h : extra) {

@@ -69,6 +69,9 @@ void init_graph(py::module_& m) {
         Node* n = g.add_placeholder(static_cast<DType>(dtype), s, name);
         return g.output(n, 0);
       })
+      .def("add_resource_argument", [](Graph& g, const Tensor& handle, const std::string& name) {
+        return g.output(g.add_resource_argument(handle, name), 0);
+      })
       .def("captures", [](Graph& g) {
         std::vector<std::pair<Tensor, Tensor>> out;
         for (auto& c : g.captures) out.emplace_back(c.first, g.output(c.second, 0));
@@ -174,6 +177,27 @@ void init_graph(py::module_& m) {
     if (!g) throw ValueError("graph_constant called outside graph building");
     if (value->is_symbolic()) return value;
     return g->output(g->const_node(value, name.empty() ? "Const" : name), 0);
+  });
+  // The tensor that stands for eager resource `handle` in the building graph: the placeholder of a
+  // variable argument of this or an enclosing function (a tape watches reads of that), else `handle`.
+  m.def("resource_argument_of", [](const Tensor& handle) -> Tensor {
+    Graph* g = thread_context().graph;
+    if (!g || handle->is_symbolic() || handle->dtype() != DType::kResource) return handle;
+    Tensor arg = resource_argument(*g, handle);
+    return arg ? arg : handle;
+  });
+  // The eager handle a resource tensor stands for: itself, or for a variable argument's placeholder
+  // the handle it was traced with (its variable's dtype and shape are those of every call's); else None.
+  m.def("handle_value_of", [](const Tensor& t) -> py::object {
+    if (t->dtype() != DType::kResource) return py::none();
+    if (!t->is_symbolic()) return py::cast(t);
+    const Tensor& v = t->output_index() == 0 ? t->node()->handle_value : Tensor();
+    return v ? py::cast(v) : py::none();
+  });
+  // A placeholder made like resource `like` (a backward function's input) keeps its handle data.
+  m.def("share_handle_value", [](const Tensor& placeholder, const Tensor& like) {
+    if (!placeholder->is_symbolic() || like->dtype() != DType::kResource) return;
+    placeholder->node()->handle_value = like->is_symbolic() ? like->node()->handle_value : like;
   });
   m.def("current_graph", []() -> py::object {
     Context& ctx = thread_context();

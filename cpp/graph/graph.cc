@@ -65,7 +65,7 @@ Node* Graph::add_node(const OpDef& op, std::vector<Endpoint> inputs, Attrs attrs
     ic.dtypes.push_back(e.node->out_dtypes[e.index]);
     ic.shapes.push_back(e.node->out_shapes[e.index]);
     const AttrValue* v = e.node->op->name == "Const" ? e.node->attrs.find("value") : nullptr;
-    ic.values.push_back(v ? std::get<Tensor>(*v) : Tensor());
+    ic.values.push_back(v ? std::get<Tensor>(*v) : e.node->handle_value);
   }
   if (!op.infer) {
     throw_error(Code::kUnimplemented, "Op ", op.name, " cannot be used in a graph: it has no shape inference");
@@ -106,6 +106,15 @@ Node* Graph::add_placeholder(DType dtype, const Shape& shape, const std::string&
   a.set("dtype", dtype);
   a.set("shape", shape);
   return add_node(get_op("Placeholder"), {}, std::move(a), name.empty() ? "Placeholder" : name);
+}
+
+Node* Graph::add_resource_argument(const Tensor& handle, const std::string& name) {
+  Node* n = add_placeholder(DType::kResource, handle->shape(), name);
+  n->handle_value = handle->is_symbolic() ? handle->node()->handle_value : handle;
+  bool known = false;
+  for (auto& a : resource_args) known = known || a.first == handle;
+  if (!known) resource_args.emplace_back(handle, n);  // an aliased argument: the first placeholder serves
+  return n;
 }
 
 Node* Graph::const_node(const Tensor& value, const std::string& name) {
@@ -165,11 +174,47 @@ std::string symbolic_repr(const TensorImpl& t) {
                  " dtype=", dtype_name(t.dtype()), ">");
 }
 
+namespace {
+
+// A tensor of an enclosing graph, captured as a placeholder of `g` fed at call time (one per
+// endpoint: an outer argument's tensor is made anew per use).
+Node* capture_outer(Graph& g, const Tensor& t) {
+  Graph* outer = g.outer;
+  while (outer && outer != t->graph()) outer = outer->outer;
+  if (!outer) throw TypeError(out_of_scope_message(*t));
+  for (auto& c : g.captures)
+    if (c.first->is_symbolic() && c.first->node() == t->node() && c.first->output_index() == t->output_index())
+      return c.second;
+  Node* ph = g.add_placeholder(t->dtype(), t->shape(), t->node()->name);
+  if (t->output_index() == 0) ph->handle_value = t->node()->handle_value;
+  g.captures.emplace_back(t, ph);
+  return ph;
+}
+
+}  // namespace
+
+Tensor resource_argument(Graph& g, const Tensor& handle) {
+  for (Graph* h = &g; h; h = h->outer) {
+    for (auto& a : h->resource_args) {
+      if (a.first != handle) continue;
+      if (h == &g) return g.output(a.second, 0);
+      return g.output(capture_outer(g, h->output(a.second, 0)), 0);
+    }
+  }
+  return Tensor();
+}
+
 std::vector<Tensor> graph_execute(Graph& g, const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs,
                                   const std::string& name) {
   std::vector<Endpoint> eps;
   eps.reserve(inputs.size());
   for (const Tensor& t : inputs) {
+    if (!t->is_symbolic() && t->dtype() == DType::kResource) {
+      if (Tensor arg = resource_argument(g, t)) {
+        eps.push_back({arg->node(), arg->output_index()});
+        continue;
+      }
+    }
     if (!t->is_symbolic()) {
       // Resource handles stay Const: the handle is immutable and its variable's shape stays known.
       if (!g.captures_eager_tensors || t->dtype() == DType::kResource) {
@@ -187,20 +232,7 @@ std::vector<Tensor> graph_execute(Graph& g, const OpDef& op, const std::vector<T
     } else if (t->graph() == &g) {
       eps.push_back({t->node(), t->output_index()});
     } else {
-      // A tensor of an enclosing graph: capture it as a placeholder fed at call time.
-      Graph* outer = g.outer;
-      while (outer && outer != t->graph()) outer = outer->outer;
-      if (!outer) {
-        throw TypeError(out_of_scope_message(*t));
-      }
-      Node* ph = nullptr;
-      for (auto& c : g.captures)
-        if (c.first == t) ph = c.second;
-      if (!ph) {
-        ph = g.add_placeholder(t->dtype(), t->shape(), t->node()->name);
-        g.captures.emplace_back(t, ph);
-      }
-      eps.push_back({ph, 0});
+      eps.push_back({capture_outer(g, t), 0});
     }
   }
   Node* n = g.add_node(op, std::move(eps), attrs, name);

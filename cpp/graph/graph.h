@@ -37,6 +37,9 @@ struct Node {
   std::vector<Shape> out_shapes;
   std::string device;
   Graph* graph = nullptr;
+  // A resource placeholder standing for variables passed as arguments: a handle of their spec,
+  // whose variable's dtype and shape inference reads (TF's handle data).
+  Tensor handle_value;
   const std::string& type() const { return op->name; }
 };
 
@@ -80,6 +83,11 @@ class Graph : public std::enable_shared_from_this<Graph> {
   Graph* outer = nullptr;
   std::vector<std::pair<Tensor, Node*>> captures;
 
+  // Variables passed as function arguments: their handles enter the graph as these placeholders,
+  // not as Consts, so one trace serves every variable of the same spec.
+  Node* add_resource_argument(const Tensor& handle, const std::string& name);
+  std::vector<std::pair<Tensor, Node*>> resource_args;
+
  private:
   Graph() = default;
   std::vector<std::unique_ptr<Node>> nodes_;
@@ -100,6 +108,10 @@ std::vector<char> needed_nodes(const Graph& g, const std::vector<Node*>& feeds, 
 
 // "<tf.Tensor 'add:0' shape=() dtype=int32>": how TF names a graph tensor in messages.
 std::string symbolic_repr(const TensorImpl& t);
+
+// The tensor of `g` standing for eager resource `handle` when it is a variable argument of `g` or of
+// an enclosing function (captured through the graphs between), else null.
+Tensor resource_argument(Graph& g, const Tensor& handle);
 
 // Graph-mode half of execute(): adds a node for `op` to `g` and returns symbolic outputs.
 std::vector<Tensor> graph_execute(Graph& g, const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs,

@@ -153,7 +153,7 @@ def _backward(ctape, target_keys, initial_grads, source_keys):
             # Gradient functions get a tensor for every differentiable output (unless they say
             # they take None for outputs with no gradient: function calls, whose saved values
             # are extra outputs).
-            out_grads = [_zeros_for(o) if g is None and _is_trainable(o.dtype) else g
+            out_grads = [_zeros_for(o) if g is None and _is_trainable(o.dtype) and o.dtype != dtypes.resource else g
                          for g, o in zip(out_grads, outputs)]
         if custom is not None:
             in_grads = fn(*out_grads)

@@ -17,10 +17,9 @@ import numpy as np
 from eagerflow import _core
 from eagerflow.framework import dtypes
 from eagerflow.framework.gradient_registry import RegisterGradient
-from eagerflow.ops import variable_registry
 from eagerflow.ops._execute import convert_to_tensor, execute, execute1
 from eagerflow.eager.function_grad import (building, check_recomputable, dims_of, entry_positions, function_op, new_graph, own,
-                                         placeholder_like, trainable, variable_zeros, vjp, zeros_like)
+                                         placeholder_like, trainable, variable_of, variable_zeros, vjp, zeros_like)
 
 
 def _int32(v):
@@ -36,7 +35,18 @@ def _key(t):
 
 
 def _zeros_for_position(pos, xs, handles):
-    return zeros_like(xs[pos]) if pos < len(xs) else variable_zeros(handles[pos - len(xs)])
+    if pos < len(xs):
+        return variable_zeros(xs[pos]) if _is_resource(xs[pos]) else zeros_like(xs[pos])
+    return variable_zeros(handles[pos - len(xs)])
+
+
+def _is_resource(t):
+    return t.dtype == dtypes.resource
+
+
+def _gradient_dims(t):
+    """The dims of the gradient of input `t`: a resource's is its variable's."""
+    return _handle_dims(t) if _is_resource(t) else dims_of(t)
 
 
 # ------------------------------------------------------------------------------------------ If
@@ -51,7 +61,8 @@ class _IfBackward:
         templates = then_f.inputs()
         t_outs, e_outs = then_f.outputs(), else_f.outputs()
         self.out_pos = [j for j, o in enumerate(t_outs) if trainable(o.dtype)]
-        src_pos = [i for i, x in enumerate(templates) if trainable(x.dtype)]
+        # Resource inputs are variables passed as arguments: their reads have gradients.
+        src_pos = [i for i, x in enumerate(templates) if trainable(x.dtype) or _is_resource(x)]
         positions = src_pos + [len(templates) + k for k in range(len(handles))]
         built = []
         for f in (then_f, else_f):
@@ -91,7 +102,7 @@ def _if_grad(op, *grads):
     outs = op.outputs
     gs = [grads[j] if grads[j] is not None else zeros_like(outs[j]) for j in b.out_pos]
     ins = list(inputs[1:1 + n]) + gs
-    shapes = [dims_of(inputs[1 + p]) if p < n else _handle_dims(handles[p - n]) for p in b.grad_pos]
+    shapes = [_gradient_dims(inputs[1 + p]) if p < n else _handle_dims(handles[p - n]) for p in b.grad_pos]
     attrs = {
         "Tcond": inputs[0].dtype,
         "Tin": [t.dtype for t in ins],
@@ -110,7 +121,7 @@ def _if_grad(op, *grads):
 
 
 def _handle_dims(handle):
-    v = variable_registry.variable_of(handle)
+    v = variable_of(handle)
     if v is None or v.shape.rank is None:
         return None
     return v.shape.as_list()
@@ -134,6 +145,10 @@ class _WhileBackward:
         self.invariant = [_key(o) == _key(p) for o, p in zip(body_outs, phs)]
         self.varying = [j for j in range(n) if not self.invariant[j]]
         self.train = [j for j in range(n) if trainable(self.dtypes[j])]
+        # Variables passed as arguments and read in the loop: loop-invariant resource loop vars,
+        # whose gradients accumulate over the iterations like the implicit handles'.
+        self.res = [j for j in range(n) if self.dtypes[j] == dtypes.resource and self.invariant[j]]
+        self._templates = list(phs)
         self._build_accumulating(cond_f, body_f)
         self._build_backward(body_f, handles)
 
@@ -148,6 +163,8 @@ class _WhileBackward:
             g = new_graph("%s_acc_%s" % (body_f.name, which))
             with building(g):
                 phs = [g.add_placeholder(d._type_enum, dims, "loop_var") for d, dims in specs]
+                for j in self.res:
+                    _core.share_handle_value(phs[1 + j], self._templates[j])
                 count, lv, accs = phs[0], phs[1:1 + self.n], phs[1 + self.n:]
                 if which == "cond":
                     outs = [_core.inline_function(cond_f, lv)[0]]
@@ -164,11 +181,11 @@ class _WhileBackward:
     def _build_backward(self, body_f, handles):
         """While over [i, n, grads of float loop vars..., grads of handles..., accumulators...,
         invariant loop vars...]: iteration i runs the body's gradient at forward iteration n-1-i."""
-        train, varying = self.train, self.varying
+        train, varying, res = self.train, self.varying, self.res
         inv_pos = [j for j in range(self.n) if self.invariant[j]]
         specs = ([(dtypes.int32, []), (dtypes.int32, [])] + [(self.dtypes[j], self.dims[j]) for j in train]
-                 + [(None, h) for h in handles] + [(dtypes.variant, [])] * len(varying)
-                 + [(self.dtypes[j], self.dims[j]) for j in inv_pos])
+                 + [(None, h) for h in handles] + [(None, self._templates[j]) for j in res]
+                 + [(dtypes.variant, [])] * len(varying) + [(self.dtypes[j], self.dims[j]) for j in inv_pos])
         g = new_graph(body_f.name + "_grad_body")
         with building(g):
             phs = []
@@ -185,8 +202,13 @@ class _WhileBackward:
             k += len(train)
             g_handles = phs[k:k + len(handles)]
             k += len(handles)
+            g_res = phs[k:k + len(res)]
+            k += len(res)
             accs = phs[k:k + len(varying)]
             invs = phs[k + len(varying):]
+            for p, j in zip(invs, inv_pos):
+                if j in res:
+                    _core.share_handle_value(p, self._templates[j])
             index = execute1("Sub", [execute1("Sub", [count, _int32(1)]), i])
             values = [None] * self.n
             for a, j in zip(accs, varying):
@@ -194,11 +216,13 @@ class _WhileBackward:
                                      {"element_dtype": self.dtypes[j]})
             for p, j in zip(invs, inv_pos):
                 values[j] = p
-            grads, _ = vjp(body_f, values, train, handles, train, g_train)
+            grads, _ = vjp(body_f, values, train + res, handles, train, g_train)
             new_train = [gr if gr is not None else zeros_like(values[j]) for gr, j in zip(grads, train)]
-            new_handles = [gh if gr is None else execute1("AddV2", [gh, gr])
-                           for gh, gr in zip(g_handles, grads[len(train):])]
-            outs = ([execute1("AddV2", [i, _int32(1)]), count] + new_train + new_handles + list(accs) + list(invs))
+            res_grads, handle_grads = grads[len(train):len(train) + len(res)], grads[len(train) + len(res):]
+            new_handles = [gh if gr is None else execute1("AddV2", [gh, gr]) for gh, gr in zip(g_handles, handle_grads)]
+            new_res = [gh if gr is None else execute1("AddV2", [gh, gr]) for gh, gr in zip(g_res, res_grads)]
+            outs = ([execute1("AddV2", [i, _int32(1)]), count] + new_train + new_handles + new_res + list(accs)
+                    + list(invs))
         body = _core.GraphFunction(g, phs, [own(g, t) for t in outs], g.name)
         cg = new_graph(body_f.name + "_grad_cond")
         with building(cg):
@@ -218,7 +242,7 @@ def _element_shape(dims):
 
 
 def _variable(handle):
-    v = variable_registry.variable_of(handle)
+    v = variable_of(handle)
     if v is None:
         raise ValueError("While gradient: a variable read in the loop body no longer exists")
     return v
@@ -234,7 +258,7 @@ def _while_grad(op, *grads):
     if b is None:
         b = _WhileBackward(cond_f, body_f, handles)
         _core.function_grad_cache_set([cond_f, body_f], "while", b)
-    if not b.train and not handles:
+    if not b.train and not handles and not b.res:
         return result
     loop_in = list(inputs[:n])
     empty = [execute1("EmptyTensorList", [_int32(-1), _int32(-1)],
@@ -243,7 +267,7 @@ def _while_grad(op, *grads):
     count, accs = fwd[0], fwd[1 + n:]
     outs = op.outputs
     g0 = [grads[j] if grads[j] is not None else zeros_like(outs[j]) for j in b.train]
-    h0 = [variable_zeros(h) for h in handles]
+    h0 = [variable_zeros(h) for h in handles] + [variable_zeros(loop_in[j]) for j in b.res]
     invs = [loop_in[j] for j in range(n) if b.invariant[j]]
     res = execute(b.bwd_op, [_int32(0), count] + g0 + h0 + list(accs) + invs, b.bwd_attrs)
     k = 2
@@ -255,6 +279,9 @@ def _while_grad(op, *grads):
         q = place(n + m)
         if q is not None:
             result[q] = res[k]
+        k += 1
+    for j in b.res:
+        result[j] = res[k]
         k += 1
     return result
 

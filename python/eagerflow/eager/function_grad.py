@@ -40,7 +40,10 @@ def dims_of(t):
 
 
 def placeholder_like(g, t, name="Placeholder", dims=False):
-    return g.add_placeholder(t._dtype_enum, dims_of(t) if dims is False else dims, name)
+    ph = g.add_placeholder(t._dtype_enum, dims_of(t) if dims is False else dims, name)
+    if t._dtype_enum == dtypes.resource._type_enum:
+        _core.share_handle_value(ph, t)  # reads of it keep the variable's shape
+    return ph
 
 
 def own(g, t):
@@ -55,10 +58,17 @@ def zeros_like(t):
     return execute1("ZerosLike", [t])
 
 
+def variable_of(handle):
+    """The variable behind resource tensor `handle`: an eager handle, or a variable argument's
+    placeholder (a variable of the spec it was traced with); None when unknown."""
+    h = _core.handle_value_of(handle)
+    return None if h is None else variable_registry.variable_of(h)
+
+
 def variable_zeros(handle):
     """Zeros shaped like the variable behind resource `handle` (its gradient where it is unused)."""
     from eagerflow.ops.creation_ops import zeros
-    v = variable_registry.variable_of(handle)
+    v = variable_of(handle)
     if v is not None and v.shape.is_fully_defined():
         return zeros(v.shape, v.dtype)
     return zeros_like(execute1("ReadVariableOp", [handle], {"dtype": v.dtype if v is not None else dtypes.float32}))
@@ -146,7 +156,8 @@ class _CallBackward:
             xs = [placeholder_like(g, t) for t in f_inputs]
             self.out_pos = [j for j, o in enumerate(f_outputs) if trainable(o.dtype)]
             gs = [placeholder_like(g, f_outputs[j]) for j in self.out_pos]
-            src_pos = [i for i, x in enumerate(xs) if trainable(x.dtype)]
+            # Resource inputs are variables passed as arguments: their reads have gradients.
+            src_pos = [i for i, x in enumerate(xs) if trainable(x.dtype) or x.dtype == dtypes.resource]
             grads, _ = vjp(f, xs, src_pos, handles, self.out_pos, gs, run=replay if save else _core.inline_function)
         n = len(f_inputs)
         positions = src_pos + [n + k for k in range(len(handles))]

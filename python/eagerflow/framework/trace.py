@@ -7,6 +7,10 @@ class TracingContext:
 
     def __init__(self, is_legacy_signature=False):
         self._is_legacy_signature = is_legacy_signature
+        self._alias_ids = {}  # id(variable) -> its alias id (the order of first appearance)
+
+    def _alias_id(self, value):
+        return self._alias_ids.setdefault(id(value), len(self._alias_ids))
 
     @property
     def is_legacy_signature(self):

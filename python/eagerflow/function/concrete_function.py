@@ -278,7 +278,7 @@ class ConcreteFunction:
 
 
 def _has_tensors(t):
-    if isinstance(t, trace_type.TensorType):
+    if isinstance(t, (trace_type.TensorType, trace_type.VariableType)):
         return True
     if isinstance(t, trace_type.CompositeType):
         return bool(t.components)
@@ -311,6 +311,11 @@ def _check_arg(arg, t, spec, name, summary):
                             f"       got: {_structure_summary(arg)}")
         for ct, s, v in zip(t.components, t._children(spec), t._children(arg)):
             _check_arg(v, ct, s, name, summary)
+        return
+    if isinstance(t, trace_type.VariableType):
+        if not trace_type._is_variable(arg) or arg.dtype._type_enum != t.dtype_enum:
+            raise TypeError(f"ConcreteFunction {summary} was constructed with {type(spec).__name__} value {spec} in "
+                            f"{name}, but was called with {type(arg).__name__} value {arg}.")
         return
     if isinstance(t, trace_type.CompositeType):
         arg_spec = getattr(arg, "_type_spec", None)

@@ -112,6 +112,8 @@ def _spec_of(t, value):
     placeholder) for tensors, the containers rebuilt around them, other values as they are."""
     if isinstance(t, trace_type.TensorType):
         return TensorSpec(value.shape, value.dtype, value.name.split(":")[0])
+    if isinstance(t, trace_type.VariableType):
+        return t.spec()
     if isinstance(t, trace_type._Composite):
         return t._rebuild(value, [_spec_of(c, v) for c, v in zip(t.components, t._children(value))])
     if isinstance(t, trace_type.WeakrefType):  # the trace must not keep the object alive

@@ -152,6 +152,7 @@ class Function:
         binder = self._binder
         call = None if binder is None else input_signature_lib.Call(args, kwargs, binder)
         params, types = [], []
+        context = trace_type.TracingContext()  # one per call: variables alias across parameters
         for i, (name, p) in enumerate(self._signature.parameters.items()):
             v = bound.arguments[name]
             spec = None if binder is None else binder.spec_of(i, p)
@@ -159,7 +160,7 @@ class Function:
                 v, t = binder.convert(name, p, v, spec, call)
             else:
                 v = _numpy_to_tensors(v)
-                t = trace_type.from_value(v)
+                t = trace_type.from_value(v, context)
             params.append((name, p.kind, v))
             types.append(t)
         return params, trace_type.TupleType(None, types)

@@ -129,33 +129,47 @@ class _Ref:
 
 
 class VariableType(_Builtin):
-    """A tf.Variable argument: its dtype and shape plus its identity (captured by handle)."""
-    __slots__ = ("dtype_enum", "shape", "_ref", "_hash")
+    """A tf.Variable argument, as TF's VariableSpec: its dtype, shape, trainability and which earlier
+    argument it aliases. Variables of one type share a trace: the function sees the variable it was
+    traced with, whose handle is a placeholder of the graph; each call feeds its own variable's."""
+    __slots__ = ("dtype_enum", "shape", "trainable", "alias_id", "_hash")
 
-    def __init__(self, var):
-        self.dtype_enum = var.dtype._type_enum
-        self.shape = var.shape.dims
-        self.shape = None if self.shape is None else tuple(self.shape)
-        self._ref = weakref.ref(var)
-        self._hash = hash((VariableType, id(var)))
+    def __init__(self, dtype_enum, shape, trainable, alias_id):
+        self.dtype_enum = dtype_enum
+        self.shape = None if shape is None else tuple(shape)
+        self.trainable = bool(trainable)
+        self.alias_id = alias_id
+        self._hash = hash((VariableType, dtype_enum, self.shape, self.trainable, alias_id))
+
+    @classmethod
+    def of(cls, var, context):
+        dims = var.shape.dims
+        return cls(var.dtype._type_enum, dims, var.trainable, context._alias_id(var))
 
     def is_subtype_of(self, other):
         return self == other
 
-    def _weakrefs(self):
-        return (self._ref,)
-
     def __eq__(self, other):
-        if type(other) is not VariableType:
-            return False
-        a = self._ref()
-        return a is not None and a is other._ref()
+        return (type(other) is VariableType and self.dtype_enum == other.dtype_enum and self.shape == other.shape
+                and self.trainable == other.trainable and self.alias_id == other.alias_id)
 
     def __hash__(self):
         return self._hash
 
+    def _placeholder(self, value, ctx):
+        ctx.placeholders.append(ctx.graph._graph.add_resource_argument(value.handle, ctx.name))
+        return value
+
+    def _flatten(self, value, out):
+        out.append(value.handle)
+
+    def spec(self):
+        from eagerflow.framework import dtypes
+        from eagerflow.ops.variable_spec import VariableSpec
+        return VariableSpec(self.shape, dtypes.as_dtype(self.dtype_enum), self.trainable, self.alias_id)
+
     def __repr__(self):
-        return "VariableType(%s, %s)" % (self.dtype_enum, self.shape)
+        return "VariableType(%s, %s, %s, %s)" % (self.dtype_enum, self.shape, self.trainable, self.alias_id)
 
 
 class WeakrefType(_Builtin):
@@ -392,7 +406,7 @@ def from_value(value, context=None):
     if isinstance(value, CompositeTensor):
         return CompositeType(value._type_spec)
     if _is_variable(value):
-        return VariableType(value)
+        return VariableType.of(value, context)
     if isinstance(value, tuple):
         comps = [from_value(v, context) for v in value]
         if hasattr(cls, "_fields"):
