@@ -69,6 +69,21 @@ void init_graph(py::module_& m) {
         Node* n = g.add_placeholder(static_cast<DType>(dtype), s, name);
         return g.output(n, 0);
       })
+      .def_property("control_dependencies",
+          [](const std::shared_ptr<Graph>& g) {
+            std::vector<NodeRef> out;
+            for (Node* n : g->control_dependencies) out.push_back(NodeRef{g, n});
+            return out;
+          },
+          [](Graph& g, const std::vector<NodeRef>& nodes) {
+            std::vector<Node*> deps;
+            for (const NodeRef& r : nodes) {
+              if (r.node->graph != &g) throw ValueError("control dependency from another graph");
+              deps.push_back(r.node);
+            }
+            g.control_dependencies = std::move(deps);
+          })
+      .def_readwrite("control_dependencies_since", &Graph::control_dependencies_since)
       .def("add_resource_argument", [](Graph& g, const Tensor& handle, const std::string& name) {
         return g.output(g.add_resource_argument(handle, name), 0);
       })
@@ -162,6 +177,19 @@ void init_graph(py::module_& m) {
     st->dtype = value->dtype();
     st->shape = dims.is_none() ? Shape::unknown_rank() : Shape(dims.cast<std::vector<int64_t>>());
     return TensorImpl::resource_handle(st);
+  });
+
+  // A TF1 graph variable's handle: no value until its initializer (an AssignVariableOp) runs.
+  m.def("new_uninitialized_variable_handle", [](int dtype, py::object dims, const std::string& name) {
+    auto st = std::make_shared<VariableState>();
+    st->dtype = static_cast<DType>(dtype);
+    st->shape = dims.is_none() ? Shape::unknown_rank() : Shape(dims.cast<std::vector<int64_t>>());
+    st->name = name;
+    return TensorImpl::resource_handle(st);
+  });
+
+  m.def("set_variable_name", [](const Tensor& handle, const std::string& name) {
+    variable_state(get_op("ReadVariableOp"), handle).name = name;
   });
 
   // Graph-building mode for this thread: returns the previous graph (or None).

@@ -1,6 +1,7 @@
 // Graph construction: unique names, inference, Const dedup, automatic control dependencies.
 #include "graph/graph.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "core/errors.h"
@@ -90,8 +91,13 @@ Node* Graph::add_node(const OpDef& op, std::vector<Endpoint> inputs, Attrs attrs
   node->out_dtypes = std::move(ic.out_dtypes);
   node->out_shapes = std::move(ic.out_shapes);
   node->graph = this;
+  bool inherits = false;
+  for (const Endpoint& e : node->inputs) inherits = inherits || e.node->id >= control_dependencies_since;
+  if (!inherits) node->control_inputs = control_dependencies;
   if (op.stateful && auto_control_deps) {
-    if (last_stateful_) node->control_inputs.push_back(last_stateful_);
+    if (last_stateful_ && std::find(control_dependencies.begin(), control_dependencies.end(), last_stateful_) ==
+                              control_dependencies.end())
+      node->control_inputs.push_back(last_stateful_);
     last_stateful_ = node.get();
     stateful_.push_back(node.get());
   }

@@ -77,6 +77,10 @@ class Graph : public std::enable_shared_from_this<Graph> {
 
   // Automatic control dependencies: stateful ops run in program order and always run.
   bool auto_control_deps = true;
+  // tf.control_dependencies: every node added while it is set runs after these, unless one of its
+  // inputs was added inside the block (id >= control_dependencies_since) and so already does.
+  std::vector<Node*> control_dependencies;
+  int control_dependencies_since = 0;
   const std::vector<Node*>& stateful_nodes() const { return stateful_; }
 
   // Nested function graphs capture symbolic tensors of enclosing graphs as placeholders.

@@ -43,3 +43,22 @@ EF_REGISTER_OP(def("AssignSubVariableOp", {"resource", "value"}, infer_assign)
 
 }  // namespace
 }  // namespace ef
+
+namespace ef {
+
+VariableState& variable_state(const OpDef& op, const Tensor& handle) {
+  VariableState* v = handle->dtype() == DType::kResource ? handle->resource<VariableState>() : nullptr;
+  if (!v) throw_error(Code::kInvalidArgument, op.name, " expects a resource handle as input 0");
+  return *v;
+}
+
+const Tensor& variable_value(const VariableState& v) {
+  if (!v.value)
+    throw_error(Code::kFailedPrecondition, "Could not find variable ", v.name,
+                ". This could mean that the variable has been deleted. In TF1, it can also mean the variable is "
+                "uninitialized. Debug info: container=localhost, status error message=Container localhost does not "
+                "exist. (Could not find resource: localhost/", v.name, ")");
+  return v.value;
+}
+
+}  // namespace ef

@@ -17,8 +17,8 @@ from eagerflow.framework.tf_logging import get_logger
 newaxis = None
 
 # --- graphs and scopes (framework/ops.py) ---
-from eagerflow.framework.ops import (Graph, Operation, executing_eagerly, get_default_graph, init_scope,
-                                     name_scope)
+from eagerflow.framework.ops import (Graph, Operation, control_dependencies, executing_eagerly, get_default_graph,
+                                     init_scope, name_scope)
 
 # --- elementwise math (ops/math_ops.py) ---
 from eagerflow.ops.math_ops import (acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh, truncatediv, truncatemod)
@@ -97,7 +97,8 @@ __all__ = ["Assert", "DType", "GradientTape", "Graph", "IndexedSlices", "Indexed
            "VariableSynchronization", "abs", "acos", "acosh", "add", "add_n", "argmax", "argmin", "as_dtype", "asin",
            "asinh", "assert_equal", "assert_greater", "assert_less", "assert_rank", "atan", "atan2", "atanh",
            "autograph", "bitwise", "bool", "boolean_mask", "broadcast_to", "case", "cast", "broadcast_static_shape", "clip_by_global_norm", "clip_by_norm", "einsum", "is_tensor", "meshgrid", "repeat", "norm", "tensordot",
-           "clip_by_value", "compat", "complex64", "concat", "cond", "config", "constant", "convert_to_tensor", "cos",
+           "clip_by_value", "compat", "complex64", "concat", "cond", "config", "constant", "control_dependencies",
+           "convert_to_tensor", "cos",
            "cosh", "cumsum", "custom_gradient", "data", "debugging", "device", "divide", "double", "dtypes", "equal",
            "errors", "executing_eagerly", "exp", "expand_dims", "experimental", "eye", "fill", "float16", "float32",
            "float64", "floor", "function", "gather", "gather_nd", "get_logger", "greater", "greater_equal", "half", "identity",

@@ -22,7 +22,8 @@ bool foldable(const Node& nd, const std::vector<char>& fed) {
   const Shape& s = nd.out_shapes[0];
   if (s.fully_defined() && s.num_elements() > kMaxFoldElements) return false;
   for (const Endpoint& e : nd.inputs) {
-    if (e.node->op->name != "Const") return false;
+    // A Const under tf.control_dependencies runs after its dependencies: so must what reads it.
+    if (e.node->op->name != "Const" || !e.node->control_inputs.empty()) return false;
     // A resource handle names mutable state: what reads it must run every time.
     if (e.node->out_dtypes[e.index] == DType::kResource) return false;
   }

@@ -6,17 +6,12 @@
 namespace ef {
 namespace {
 
-VariableState& state_of(KernelContext& c) {
-  const Tensor& h = c.input(0);
-  VariableState* v = h->dtype() == DType::kResource ? h->resource<VariableState>() : nullptr;
-  if (!v) throw_error(Code::kInvalidArgument, c.op.name, " expects a resource handle as input 0");
-  return *v;
-}
+VariableState& state_of(KernelContext& c) { return variable_state(c.op, c.input(0)); }
 
 void read_kernel(KernelContext& c) {
   VariableState& v = state_of(c);
   std::lock_guard<std::mutex> l(v.mu);
-  c.set_output(0, v.value);
+  c.set_output(0, variable_value(v));
 }
 
 std::string list_text(const Shape& s) { return s.to_list_string(); }
@@ -46,7 +41,7 @@ void update_kernel(KernelContext& c) {
   static const OpDef& sub = get_op("Sub");
   const OpDef& op = kAdd ? add : sub;
   std::lock_guard<std::mutex> l(v.mu);
-  const Tensor cur = v.value;
+  const Tensor cur = variable_value(v);
   if (cur->shape() != delta->shape())
     throw_error(Code::kInvalidArgument, "Cannot update variable with shape ", list_text(cur->shape()),
                 " using a Tensor with shape ", list_text(delta->shape()), ", shapes must be equal.");

@@ -8,12 +8,7 @@
 namespace ef {
 namespace {
 
-VariableState& variable(KernelContext& c) {
-  const Tensor& h = c.input(0);
-  VariableState* v = h->dtype() == DType::kResource ? h->resource<VariableState>() : nullptr;
-  if (!v) throw_error(Code::kInvalidArgument, c.op.name, " expects a resource handle as input 0");
-  return *v;
-}
+VariableState& variable(KernelContext& c) { return variable_state(c.op, c.input(0)); }
 
 template <ScatterMode M>
 void resource_scatter_nd_kernel(KernelContext& c) {
@@ -21,7 +16,7 @@ void resource_scatter_nd_kernel(KernelContext& c) {
   const TensorImpl &indices = *c.input(1), &updates = *c.input(2);
   check_same_dtype(c.op, v.dtype, updates.dtype(), 2);
   std::lock_guard<std::mutex> l(v.mu);
-  const Tensor cur = v.value;
+  const Tensor cur = variable_value(v);
   EF_INVALID(indices.rank() >= 1, "Indices shape must have rank at least one. Found:",
              indices.shape().to_list_string());
   check_scatter_nd_shapes(cur->shape(), indices.shape(), updates.shape());
@@ -33,7 +28,7 @@ void resource_scatter_kernel(KernelContext& c) {
   VariableState& v = variable(c);
   check_same_dtype(c.op, v.dtype, c.input(2)->dtype(), 2);
   std::lock_guard<std::mutex> l(v.mu);
-  const Tensor cur = v.value;
+  const Tensor cur = variable_value(v);
   v.value = scatter_rows_into(c.op, M, *cur, *c.input(1), *c.input(2));
 }
 
@@ -41,7 +36,7 @@ void strided_slice_assign_kernel(KernelContext& c) {
   VariableState& v = variable(c);
   check_same_dtype(c.op, v.dtype, c.input(4)->dtype(), 4);
   std::lock_guard<std::mutex> l(v.mu);
-  const Tensor cur = v.value;
+  const Tensor cur = variable_value(v);
   v.value = strided_slice_update(c, *cur, *c.input(4));
 }
 

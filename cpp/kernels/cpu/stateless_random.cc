@@ -110,16 +110,14 @@ void get_alg_kernel(KernelContext& c) { c.allocate_output(0, DType::kInt32, Shap
 
 // Returns the Generator's state and moves its counter 256 blocks per value to be drawn (delta).
 void read_and_skip_kernel(KernelContext& c) {
-  const Tensor& h = c.input(0);
-  VariableState* v = h->dtype() == DType::kResource ? h->resource<VariableState>() : nullptr;
-  if (!v) throw_error(Code::kInvalidArgument, c.op.name, " expects a resource handle as input 0");
+  VariableState* v = &variable_state(c.op, c.input(0));
   const int32_t alg = c.input(1)->data<int32_t>()[0];
   const uint64_t delta = static_cast<uint64_t>(c.input(2)->data<int64_t>()[0]);
   if (alg == kAlgThreeFry)
     throw_error(Code::kUnimplemented, "Non-XLA devices don't support the ThreeFry algorithm.");
   if (alg != kAlgPhilox && alg != kAlgAutoSelect) throw_error(Code::kInvalidArgument, "Unsupported algorithm id: ", alg);
   std::lock_guard<std::mutex> l(v->mu);
-  const Tensor cur = v->value;
+  const Tensor cur = variable_value(*v);
   if (cur->dtype() != DType::kInt64)
     throw_error(Code::kInvalidArgument, "dtype of RNG state variable must be int64, not ", tf_type_string(cur->dtype()));
   if (cur->rank() != 1)

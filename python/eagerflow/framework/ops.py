@@ -273,6 +273,37 @@ def inside_function():
     return g is not None and bool(g.captures_eager_tensors)
 
 
+@contextlib.contextmanager
+def control_dependencies(control_inputs):
+    """tf.control_dependencies: ops built in the block run after `control_inputs` (Operations or
+    tensors; None clears the enclosing blocks' dependencies). Eagerly ops already run in program
+    order: callables among the inputs are called and the block changes nothing."""
+    core_graph = _core.current_graph()
+    if core_graph is None:
+        for c in control_inputs or ():
+            if callable(c):
+                c()
+        yield None
+        return
+    old, old_since = core_graph.control_dependencies, core_graph.control_dependencies_since
+    nodes = []
+    for c in control_inputs or ():
+        if hasattr(c, "_as_tensor") and not isinstance(c, (Tensor, Operation)):
+            c = c._as_tensor()
+        if isinstance(c, Tensor) and c._is_symbolic:
+            c = c.op
+        if not isinstance(c, Operation):
+            raise TypeError(f"Can not convert a {type(c).__name__} into a Tensor or Operation.")
+        nodes.append(c._node)
+    core_graph.control_dependencies = ([] if control_inputs is None else list(old)) + nodes
+    core_graph.control_dependencies_since = core_graph.num_nodes()
+    try:
+        yield None
+    finally:
+        core_graph.control_dependencies = old
+        core_graph.control_dependencies_since = old_since
+
+
 _eager_scope = threading.local()
 
 

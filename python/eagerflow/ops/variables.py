@@ -65,6 +65,16 @@ def _require_eager():
         raise NotImplementedError("numpy() is only available when eager execution is enabled.")
 
 
+def _tf1_graph():
+    """The TF1 graph being built on this thread (the default tf.Graph), or None: function graphs and
+    scratch graphs (Keras's symbolic calls) lift variables out instead."""
+    g = _core.current_graph()
+    if g is None or g.captures_eager_tensors:
+        return None
+    from eagerflow.framework import ops
+    return g if ops.get_default_graph()._graph.id == g.id else None
+
+
 def _binary(name):
     def forward(self, other):
         return getattr(self.value(), name)(other)
@@ -99,7 +109,8 @@ class Variable:
         rule = _creation_rules.get_default()
         if rule is not None:  # while tracing, only a Function's first trace may create variables
             rule()
-        in_trace = _core.current_graph() is not None
+        tf1_graph = _tf1_graph()
+        in_trace = _core.current_graph() is not None and tf1_graph is None
         if in_trace:
             # Lifted out of the function graph (TF's init_scope): the variable and its initial value
             # are eager, and the graph reads it by handle.
@@ -135,21 +146,64 @@ class Variable:
         if trainable is None:
             trainable = synchronization != VariableSynchronization.ON_READ
         # The state lives in C++ behind a resource handle, so graphs read it live (ReadVariableOp).
-        self._handle = _core.new_variable_handle(
-            value, [-1 if d is None else d for d in self._shape.as_list()] if self._shape.rank is not None else None)
+        dims = [-1 if d is None else d for d in self._shape.as_list()] if self._shape.rank is not None else None
         self._dtype = value.dtype
         self._trainable = bool(trainable)
-        self._name = scope + ("Variable" if name is None else str(name)) + ":0"
+        self._tf1 = None
+        if tf1_graph is not None:
+            self._init_in_graph(value, dims, "Variable" if name is None else str(name))
+        else:
+            self._handle = _core.new_variable_handle(value, dims)
+            self._name = scope + ("Variable" if name is None else str(name)) + ":0"
         self._device = _core.current_device()
         self._constraint = constraint
         self._synchronization = synchronization
         self._aggregation = aggregation
         _variable_registry.variable_created(self)  # tapes: trainable flag, handle -> variable
 
+    def _init_in_graph(self, value, dims, name):
+        """A TF1 graph variable: a handle node named after the variable, an initializer (AssignVariableOp
+        of the initial value) and a read; it has no value until a Session runs the initializer, and each
+        Session feeds the handle node its own state (compat/v1/_session.py)."""
+        from eagerflow.framework import ops
+        graph = ops.get_default_graph()
+        self._handle = _core.new_uninitialized_variable_handle(value.dtype._type_enum, dims, "")
+        handle = _core.graph_constant(self._handle, name)
+        node_name = handle._node_name
+        _core.set_variable_name(self._handle, node_name)
+        self._name = node_name + ":0"
+        with graph.name_scope(node_name + "/"):
+            _execute.execute("AssignVariableOp", [self._handle, value], {"dtype": self._dtype}, "Assign")
+            initializer = ops.Operation(graph._graph.last_node())
+            with graph.name_scope("Read"):
+                read = _execute.execute1("ReadVariableOp", [self._handle], {"dtype": self._dtype}, "ReadVariableOp")
+        self._tf1 = _GraphVariable(graph, handle.op, handle, initializer, value, read)
+        graph.add_to_collection("variables", self)
+        if self._trainable:
+            graph.add_to_collection("trainable_variables", self)
+
     # --- properties -------------------------------------------------------------------------
     @property
     def name(self):
         return self._name
+
+    @property
+    def graph(self):
+        if self._tf1 is None:
+            raise AttributeError("Tensor.graph is undefined when eager execution is enabled.")
+        return self._tf1.graph
+
+    @property
+    def op(self):
+        if self._tf1 is None:
+            raise AttributeError("Tensor.op is undefined when eager execution is enabled.")
+        return self._tf1.op
+
+    @property
+    def initializer(self):
+        if self._tf1 is None:
+            return None  # TF: a no-op outside graphs
+        return self._tf1.initializer
 
     @property
     def dtype(self):
@@ -184,6 +238,8 @@ class Variable:
 
     @property
     def initial_value(self):
+        if self._tf1 is not None:
+            return self._tf1.initial_value
         raise RuntimeError("This property is not supported when eager execution is enabled.")
 
     # --- reading ------------------------------------------------------------------------------
@@ -193,6 +249,8 @@ class Variable:
 
     @property
     def _value_tensor(self):
+        if self._tf1 is not None and _core.current_graph() is None:
+            return self._tf1.read  # a Session fetches the graph's read
         return _execute.execute1("ReadVariableOp", [self._handle], {"dtype": self._dtype}, "ReadVariableOp")
 
     def value(self):
@@ -207,6 +265,8 @@ class Variable:
 
     def numpy(self):
         _require_eager()
+        if self._tf1 is not None:
+            raise NotImplementedError("numpy() is only available when eager execution is enabled.")
         return self._value_tensor.numpy()
 
     def is_initialized(self, name=None):
@@ -219,6 +279,14 @@ class Variable:
         return convert_to_tensor(value, dtype=self._dtype)
 
     def _result(self, read_value):
+        if self._tf1 is not None and _core.current_graph() is not None:
+            # TF1: the update's Operation, or the value read after it (what a Session fetches).
+            from eagerflow.framework.ops import Operation, control_dependencies
+            update = Operation(_core.current_graph().last_node())
+            if not read_value:
+                return update
+            with control_dependencies([update]):
+                return _execute.execute1("ReadVariableOp", [self._handle], {"dtype": self._dtype}, "ReadVariableOp")
         return _UnreadVariable(self) if read_value else None
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
@@ -294,7 +362,7 @@ class Variable:
 
     # --- Python protocols ---------------------------------------------------------------------
     def __repr__(self):
-        if _core.current_graph() is not None:  # while tracing, the value is not known (TF's form)
+        if _core.current_graph() is not None or self._tf1 is not None:  # no value to show (TF's form)
             return "<tf.Variable '%s' shape=%s dtype=%s>" % (self.name, self.shape, self.dtype.name)
         return "<tf.Variable '%s' shape=%s dtype=%s, numpy=%s>" % (
             self.name, self.shape, self.dtype.name, _numpy_text(self.value(), True))
@@ -368,6 +436,17 @@ class Variable:
     __gt__, __ge__ = _binary("__gt__"), _binary("__ge__")
     __eq__, __ne__ = _binary("__eq__"), _binary("__ne__")
     __neg__, __abs__, __invert__ = _unary("__neg__"), _unary("__abs__"), _unary("__invert__")
+
+
+class _GraphVariable:
+    """What a TF1 graph variable holds besides its handle: its graph, handle Operation, initializer,
+    initial value and the read a Session fetches."""
+
+    __slots__ = ("graph", "op", "handle", "initializer", "initial_value", "read")
+
+    def __init__(self, graph, op, handle, initializer, initial_value, read):
+        self.graph, self.op, self.handle = graph, op, handle
+        self.initializer, self.initial_value, self.read = initializer, initial_value, read
 
 
 def _list_text(dims):

@@ -33,9 +33,27 @@ def reset_default_graph():
         _core.set_graph(ops._local.global_graph._graph)
 
 
+def global_variables():
+    """The variables created in the default graph (TF1 graph variables); eagerly, none."""
+    return get_default_graph().get_collection("variables") if _core.current_graph() is not None else []
+
+
+def trainable_variables():
+    """The trainable variables created in the default graph; eagerly, none."""
+    return get_default_graph().get_collection("trainable_variables") if _core.current_graph() is not None else []
+
+
+def variables_initializer(var_list, name="init"):
+    """An op that runs the initializers of `var_list` (a NoOp named `name` depending on them); eagerly,
+    where variables are initialized on creation, nothing."""
+    inits = [v.initializer for v in var_list if getattr(v, "initializer", None) is not None]
+    with ops.control_dependencies(inits):
+        return no_op(name=name)
+
+
 def global_variables_initializer():
-    """An op named "init" that does nothing: eagerflow variables are initialized on creation."""
-    return no_op(name="init")
+    """The op named "init" that initializes every variable of the default graph."""
+    return variables_initializer(global_variables())
 
 
 initialize_all_variables = global_variables_initializer
@@ -43,10 +61,6 @@ initialize_all_variables = global_variables_initializer
 
 def local_variables_initializer():
     return no_op(name="init")
-
-
-def variables_initializer(var_list, name="init"):
-    return no_op(name=name)
 
 
 def disable_eager_execution():

@@ -36,6 +36,7 @@ class BaseSession(ops.SessionInterface):
         self._closed = False
         self._plans = {}
         self._contexts = []
+        self._variables = {}  # id(graph variable) -> (variable, this session's handle: its own state)
 
     @property
     def graph(self):
@@ -74,6 +75,8 @@ class BaseSession(ops.SessionInterface):
         flat = nest.flatten(fetches)
         resolved = [self._resolve_fetch(f) for f in flat]
         feed_keys, feed_values = self._resolve_feeds(feed_dict)
+        var_keys, var_values = self._variable_feeds()
+        feed_keys, feed_values = feed_keys + var_keys, feed_values + var_values
         tensors, targets, seen = [], [], set()
         for r in resolved:
             if r.tensor is not None:
@@ -92,6 +95,20 @@ class BaseSession(ops.SessionInterface):
         if nest.is_nested(fetches):
             return nest.pack_sequence_as(fetches, results)
         return results[0]
+
+    def _variable_feeds(self):
+        """Feeds for the handle nodes of the graph's variables: this session's own states (TF: each
+        session has its own variables, uninitialized until it runs their initializers)."""
+        keys, values = [], []
+        for v in self._graph.get_collection("variables"):
+            entry = self._variables.get(id(v))
+            if entry is None:
+                dims = None if v.shape.rank is None else [-1 if d is None else d for d in v.shape.as_list()]
+                entry = self._variables[id(v)] = (v, _core.new_uninitialized_variable_handle(
+                    v.dtype._type_enum, dims, v.name.rsplit(":", 1)[0]))
+            keys.append(v._tf1.handle)
+            values.append(entry[1])
+        return keys, values
 
     def _resolve_fetch(self, fetch):
         g = self._graph
