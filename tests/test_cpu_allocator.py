@@ -3,6 +3,7 @@ reuse of freed large blocks, trim, and threads that never see each other's live 
 import os
 import re
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -143,3 +144,29 @@ def test_pipeline_threads_never_share_live_buffers():
         arr = row.numpy()
         assert arr.shape == ([1000, 70_000, 100_000, 300_000, 1_000_000][i % 5],)
         assert (arr == i).all(), i
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_forked_child_allocates_while_pipeline_threads_allocate():
+    # A fork must not copy the cache's lock held by a pipeline thread into the child.
+    ds = tf.data.Dataset.range(10**6).map(lambda i: tf.fill([300_000], tf.cast(i, tf.float32)),
+                                         num_parallel_calls=2).prefetch(8)
+    it = iter(ds)
+    source = np.ones(100_000, np.float32)
+    for _ in range(20):
+        next(it)
+        pid = os.fork()
+        if pid == 0:  # the child: one large buffer (a copy, no thread pool), then out
+            ok = float(tf.constant(source).numpy().sum()) == 100_000.0
+            os._exit(0 if ok else 1)
+        deadline = time.monotonic() + 60
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            if time.monotonic() > deadline:
+                os.kill(pid, 9)
+                os.waitpid(pid, 0)
+                pytest.fail("the forked child hung allocating a large buffer")
+            time.sleep(0.01)
+        assert os.waitstatus_to_exitcode(status) == 0

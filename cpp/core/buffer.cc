@@ -125,6 +125,7 @@ std::shared_ptr<Buffer> Buffer::allocate(DType dtype, int64_t count) {
   size_t nbytes = checked_nbytes(dtype, count);
   const size_t rounded = rounded_size(nbytes);
   void* p = allocate_bytes(nbytes, rounded);
+  if (!p && trim_cpu_allocator() > 0) p = allocate_bytes(nbytes, rounded);  // cached blocks go first
   if (!p) {
     throw_error(Code::kResourceExhausted, "OOM when allocating tensor with ", count,
                 " elements of type ", dtype_name(dtype), " (", nbytes, " bytes)");

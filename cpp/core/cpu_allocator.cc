@@ -10,6 +10,7 @@
 #include <mutex>
 #include <vector>
 #if defined(__linux__)
+#include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #endif
@@ -113,8 +114,18 @@ struct LargeBlockCache {
   }
 };
 
+LargeBlockCache* g_cache = nullptr;
+
 LargeBlockCache& cache() {
-  static LargeBlockCache* c = new LargeBlockCache;  // never destroyed: buffers may outlive statics
+  static LargeBlockCache* c = [] {
+    g_cache = new LargeBlockCache;  // never destroyed: buffers may outlive statics
+#if defined(__linux__)
+    // A fork while another thread holds the lock would leave the child's copy locked forever
+    // (the fuzz tests fork workers while pipeline threads run): hold it across the fork.
+    pthread_atfork([] { g_cache->mu.lock(); }, [] { g_cache->mu.unlock(); }, [] { g_cache->mu.unlock(); });
+#endif
+    return g_cache;
+  }();
   return *c;
 }
 
