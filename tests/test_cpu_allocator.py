@@ -16,7 +16,8 @@ info = tf.config.experimental.get_memory_info
 
 
 @pytest.mark.parametrize("name", ["CPU:0", "/CPU:0", "/cpu:0", "/device:CPU:0", "CPU:00", "/device:CPU:*", "",
-                                  "/job:localhost", "/job:localhost/replica:0/task:0/device:CPU:0", b"CPU:0"])
+                                  "/job:localhost", "/job:localhost/replica:0/task:0/device:CPU:0", b"CPU:0",
+                                  "/job:*/device:CPU:0", "/device:CPU", None])
 def test_memory_info_device_names(name):
     got = info(name)
     assert sorted(got) == ["current", "peak"] and got["peak"] >= got["current"] >= 0
@@ -32,7 +33,8 @@ def test_memory_info_no_matching_device(name):
         tf.config.experimental.reset_memory_stats(name)
 
 
-@pytest.mark.parametrize("name", ["CPU", "CPU:*", "CPU:0 ", "CPU:-1", "CPU:0:1", "device:CPU:0"])
+@pytest.mark.parametrize("name", ["CPU", "CPU:*", "CPU:0 ", "CPU:-1", "CPU:0:1", "device:CPU:0", "/job:local host",
+                                  "/job:", "/device:CPU:"])
 def test_memory_info_unparsable_name(name):
     with pytest.raises(ValueError, match="^" + re.escape("Failed parsing device name: '%s'. Note a valid device string" % name)):
         info(name)
@@ -41,6 +43,8 @@ def test_memory_info_unparsable_name(name):
 def test_memory_info_rejects_non_strings():
     with pytest.raises(TypeError, match="incompatible function arguments"):
         info(3)
+    with pytest.raises(TypeError, match="incompatible function arguments"):
+        tf.config.experimental.reset_memory_stats(1.5)
 
 
 def test_memory_info_counts_large_buffers_only():

@@ -83,47 +83,46 @@ def set_inter_op_parallelism_threads(num_threads):
 
 # Memory statistics (TF's oneDNN CPU allocator: only buffers of 256 KiB and more are counted, as
 # TF's BFC allocator serves and reports only those on CPU).
-_DEVICE_FIELD = re.compile(r"/(?:(job|replica|task):([^/]*)|device:([A-Za-z_][A-Za-z0-9_]*):(\d+|\*)"
-                           r"|([A-Za-z_][A-Za-z0-9_]*):(\d+|\*))")
+_DEVICE_FIELD = re.compile(r"/(?:job:([A-Za-z][A-Za-z0-9_]*|\*)|(replica|task):(\d+|\*)"
+                           r"|device:([A-Za-z_][A-Za-z0-9_]*)(?::(\d+|\*))?|([A-Za-z_][A-Za-z0-9_]*):(\d+|\*))")
 _LOCAL_NAME = re.compile(r"([A-Za-z_][A-Za-z0-9_]*):(\d+)")
 
 
 def _parse_device_name(name):
-    """TF's DeviceNameUtils::ParseFullOrLocalName: (job, replica, task, type, index), None = any."""
+    """TF's DeviceNameUtils::ParseFullOrLocalName: (job, replica, task, type, index), None = any;
+    False when `name` does not parse."""
     local = _LOCAL_NAME.fullmatch(name)
     if local:
         return None, None, None, local.group(1), int(local.group(2))
-    job = replica = task = dtype = index = None
+    parsed = {"job": None, "replica": None, "task": None, "type": None, "index": None}
     pos = 0
     while pos < len(name):
         m = _DEVICE_FIELD.match(name, pos)
         if not m:
             return False
-        if m.group(1):
-            key, value = m.group(1), m.group(2)
-            if key == "job":
-                job = value
-            elif not value.isdigit():
-                return False
-            elif key == "replica":
-                replica = int(value)
-            else:
-                task = int(value)
+        job, key, number, dev_type, dev_index, legacy_type, legacy_index = m.groups()
+        if job is not None:
+            parsed["job"] = None if job == "*" else job
+        elif key is not None:
+            parsed[key] = None if number == "*" else int(number)
         else:
-            t, i = (m.group(3), m.group(4)) if m.group(3) else (m.group(5), m.group(6))
-            if not m.group(3) and t in ("cpu", "gpu"):  # the legacy "/cpu:0" spelling
+            t, i = (dev_type, dev_index) if dev_type is not None else (legacy_type, legacy_index)
+            if dev_type is None and t in ("cpu", "gpu"):  # the legacy "/cpu:0" spelling
                 t = t.upper()
-            dtype, index = t, None if i == "*" else int(i)
+            parsed["type"], parsed["index"] = t, None if i in (None, "*") else int(i)
         pos = m.end()
-    return job, replica, task, dtype, index
+    return parsed["job"], parsed["replica"], parsed["task"], parsed["type"], parsed["index"]
 
 
 def _check_memory_device(device):
+    if device is None:
+        device = ""
     if isinstance(device, bytes):
         device = device.decode()
     if not isinstance(device, str):
-        raise TypeError("get_memory_info(): incompatible function arguments. The following argument types "
-                        "are supported:\n    1. (device: str) -> dict[str, int]\n\nInvoked with: %r" % (device,))
+        raise TypeError("TFE_GetMemoryInfo(): incompatible function arguments. The following argument types "
+                        "are supported:\n    1. (arg0: object, arg1: str) -> dict[str, int]\n\n"
+                        "Invoked with: <capsule object NULL>, %r" % (device,))
     parsed = _parse_device_name(device)
     if parsed is False:
         raise ValueError("Failed parsing device name: '%s'. Note a valid device string should at least contain "
