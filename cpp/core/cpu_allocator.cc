@@ -97,8 +97,8 @@ struct LargeBlockCache {
   size_t limit = default_cache_limit();
   AllocatorStats stats;
 
-  // Frees cached blocks, least recently released class first, until `cached + room <= limit`.
-  // Returns them to unmap outside the lock.
+  // Takes cached blocks out, the least recently released class first and its coldest block first,
+  // until `cached + room <= limit`; the caller unmaps them outside the lock.
   void evict_for(size_t room, std::vector<std::pair<void*, size_t>>* out) {
     while (cached + room > limit && cached > 0) {
       auto victim = classes.end();
@@ -107,9 +107,10 @@ struct LargeBlockCache {
             (victim == classes.end() || it->second.last_release < victim->second.last_release))
           victim = it;
       }
-      for (void* p : victim->second.blocks) out->emplace_back(p, victim->first);
-      cached -= victim->first * victim->second.blocks.size();
-      victim->second.blocks.clear();
+      std::vector<void*>& blocks = victim->second.blocks;
+      out->emplace_back(blocks.front(), victim->first);
+      blocks.erase(blocks.begin());
+      cached -= victim->first;
     }
   }
 };

@@ -70,13 +70,21 @@ TEST(CpuAllocator, PeakAndReset) {
 }
 
 TEST(CpuAllocator, CacheLimitEvicts) {
-  const size_t prev = set_cpu_allocator_cache_limit(size_t(4) << 20);
+  trim_cpu_allocator();
+  const size_t prev = set_cpu_allocator_cache_limit(size_t(7) << 20);
   const size_t n = size_t(3) << 20;
   void* a = allocate_large_block(n);
   void* b = allocate_large_block(n);
+  void* c = allocate_large_block(n);
   release_large_block(a, n);
-  release_large_block(b, n);  // only one 3 MiB block fits under 4 MiB
-  EXPECT_LE(cpu_allocator_stats().bytes_cached, int64_t(4) << 20);
+  release_large_block(b, n);
+  release_large_block(c, n);  // two 3 MiB blocks fit under 7 MiB: the coldest (a) goes
+  EXPECT_EQ(cpu_allocator_stats().bytes_cached, kCaches ? int64_t(6) << 20 : 0);
+  void* warm = allocate_large_block(n);
+  if (kCaches) {
+    EXPECT_EQ(warm, c);  // the most recently released block comes back first
+  }
+  release_large_block(warm, n);
   set_cpu_allocator_cache_limit(0);
   EXPECT_EQ(cpu_allocator_stats().bytes_cached, 0);
   set_cpu_allocator_cache_limit(prev);
