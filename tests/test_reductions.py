@@ -264,6 +264,48 @@ def test_argmax_ties_nan_bool_and_output_type():
     assert tf.argmax(np.zeros([0, 3], np.float32), axis=1).shape == (0,)
 
 
+def _tf_arg_reference(x, is_max):
+    """TF's scan along the last axis: start from the lowest (highest) value at index 0 and take the
+    first strictly better element; NaN never wins."""
+    limits = np.finfo(x.dtype) if x.dtype.kind == "f" else np.iinfo(x.dtype)
+    init = limits.min if is_max else limits.max
+    y = x if x.dtype.kind != "f" else np.where(np.isnan(x), -np.inf if is_max else np.inf, x)
+    idx = np.argmax(y, axis=-1) if is_max else np.argmin(y, axis=-1)
+    best = np.take_along_axis(y, idx[..., None], -1)[..., 0]
+    return np.where(best > init if is_max else best < init, idx, 0)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64, np.float16, np.int8, np.uint8])
+@pytest.mark.parametrize("n", [64, 65, 100, 1000, 4099])
+def test_argmax_argmin_long_rows_ties_nan_vs_reference(dtype, n):
+    rng = np.random.default_rng(n)
+    rows = 40
+    if np.dtype(dtype).kind == "f":
+        x = rng.integers(-3, 4, (rows, n)).astype(dtype)  # few values: many ties across lanes
+        x[rng.random((rows, n)) < 0.2] = np.nan
+        x[5] = np.nan
+        x[6, ::7] = np.inf
+        x[7] = -np.inf
+        x[7, n - 1] = np.nan
+        x[8] = np.finfo(dtype).min
+        x[9] = np.finfo(dtype).max
+        x[10] = -0.0
+        x[10, n // 2] = 0.0
+        x[11, rng.integers(n)] = np.nan
+    else:
+        lo = 0 if np.dtype(dtype).kind == "u" else -3
+        x = rng.integers(lo, 4, (rows, n)).astype(dtype)
+        x[8] = np.iinfo(dtype).min
+        x[9] = np.iinfo(dtype).max
+    x[12, n - 1] = x[12].max() + 1 if np.dtype(dtype).kind != "f" else 100  # the extreme in the tail
+    x[13, :] = x[13, 0]
+    for is_max, fn in ((True, tf.argmax), (False, tf.argmin)):
+        np.testing.assert_array_equal(fn(x, axis=1).numpy(), _tf_arg_reference(x, is_max), err_msg=str(is_max))
+        np.testing.assert_array_equal(fn(x.T, axis=0).numpy(), _tf_arg_reference(x, is_max))
+        np.testing.assert_array_equal(fn(x.reshape(2, rows // 2, n), axis=-1).numpy(),
+                                      _tf_arg_reference(x, is_max).reshape(2, rows // 2))
+
+
 def test_argmax_errors():
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"Reduction axis 0 is empty in shape \[0,3\]"):
         tf.argmax(np.zeros([0, 3], np.float32), axis=0)

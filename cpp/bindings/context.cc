@@ -1,7 +1,8 @@
-// Context bindings: device scopes, threads, the GEMM's BLAS, random seeds.
+// Context bindings: device scopes, threads, the CPU allocator, the GEMM's BLAS, random seeds.
 #include <pybind11/stl.h>
 
 #include "bindings/bindings.h"
+#include "core/cpu_allocator.h"
 #include "core/device.h"
 #include "core/threadpool.h"
 #include "eager/context.h"
@@ -22,6 +23,24 @@ void init_context(py::module_& m) {
   m.def("list_physical_devices", [](const std::string& type) {
     return list_physical_devices(type == "GPU" ? DeviceType::kCUDA : DeviceType::kCPU);
   });
+  // The large-block allocator (cpu_allocator.h): get_memory_info's figures, the cache, a trim.
+  m.def("cpu_allocator_stats", [] {
+    AllocatorStats s = cpu_allocator_stats();
+    py::dict d;
+    d["num_allocs"] = s.num_allocs;
+    d["num_cache_hits"] = s.num_cache_hits;
+    d["bytes_in_use"] = s.bytes_in_use;
+    d["peak_bytes_in_use"] = s.peak_bytes_in_use;
+    d["bytes_cached"] = s.bytes_cached;
+    d["cache_limit"] = s.cache_limit;
+    return d;
+  });
+  m.def("reset_cpu_allocator_peak", &reset_peak_bytes_in_use);
+  m.def("trim_cpu_allocator", &trim_cpu_allocator, py::call_guard<py::gil_scoped_release>());
+  m.def("set_cpu_allocator_cache_limit", [](int64_t bytes) {
+    if (bytes < 0) throw py::value_error("cache limit must be >= 0, got " + std::to_string(bytes));
+    return set_cpu_allocator_cache_limit(static_cast<size_t>(bytes));
+  }, py::call_guard<py::gil_scoped_release>());
   m.def("num_threads", &num_threads);
   m.def("set_num_threads", &set_num_threads);
   // The float/double GEMM's BLAS (blas.h): tests and benchmarks compare it with Eigen's GEMM.

@@ -9,10 +9,8 @@
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
+#include "core/cpu_allocator.h"
 #include "core/errors.h"
 
 namespace ef {
@@ -21,10 +19,9 @@ namespace {
 constexpr size_t kAlign = 64;
 
 #if defined(__GLIBC__)
-// Tensors up to 32 MiB come from malloc's heap and their pages stay mapped when freed: glibc
-// would otherwise mmap/munmap each one (and trim the heap), so every training step re-faults
-// and re-zeroes the same pages (a third of a small MLP step's time). Like TF's BFC allocator,
-// memory is kept for reuse rather than returned to the OS at once.
+// Buffers below kLargeBlockMin come from malloc's heap; its other users (kernels' scratch vectors)
+// keep their pages up to 32 MiB mapped when freed rather than mmap/munmap each one and re-fault
+// the same pages on every step.
 struct MallocTuning {
   MallocTuning() {
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
@@ -32,23 +29,8 @@ struct MallocTuning {
   }
 } g_malloc_tuning;
 #endif
-// Buffers of 4 MiB and more are 2 MiB aligned and advised to use transparent huge pages (as
-// NumPy does): one fault maps 2 MiB instead of 4 KiB, so a fresh 64 MiB tensor fills about 2x
-// faster where THP is in `madvise` mode (the usual default).
-constexpr size_t kHugeThreshold = size_t(4) << 20;
-constexpr size_t kHugeAlign = size_t(2) << 20;
 
-void* allocate_bytes(size_t rounded) {
-  if (rounded < kHugeThreshold) return std::aligned_alloc(kAlign, rounded);
-  const size_t size = (rounded + kHugeAlign - 1) / kHugeAlign * kHugeAlign;
-  void* p = std::aligned_alloc(kHugeAlign, size);
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (p) madvise(p, size, MADV_HUGEPAGE);  // advice only: failure changes nothing
-#endif
-  return p;
-}
-
-// Blocks up to 256 KiB are recycled through a per-thread cache of recently freed blocks of the
+// Requests below 256 KiB are recycled through a per-thread cache of recently freed blocks of the
 // same size. glibc serves 64-byte-aligned requests through memalign, which splits chunks and
 // merges the pieces again on free; tf.data allocates and frees a row tensor per element (a
 // shuffle + batch pipeline spent a third of its time in malloc/free). Bounded: a few sizes and
@@ -56,7 +38,7 @@ void* allocate_bytes(size_t rounded) {
 #if defined(__SANITIZE_ADDRESS__)
 constexpr size_t kCachedMax = 0;  // ASan must see every free
 #else
-constexpr size_t kCachedMax = size_t(256) << 10;
+constexpr size_t kCachedMax = kLargeBlockMin;  // larger requests: cpu_allocator.h
 #endif
 constexpr size_t kCacheBytes = size_t(4) << 20;
 constexpr size_t kCacheBins = 8;
@@ -104,12 +86,17 @@ struct BlockCache {
 };
 thread_local BlockCache t_cache;
 
-void* take_cached(size_t rounded) {
-  if (kCachedMax == 0 || rounded > kCachedMax || t_cache_gone) return nullptr;
-  return t_cache.take(rounded);
+// Large or small by the requested size, as TF's oneDNN CPU allocator splits them (and reports).
+void* allocate_bytes(size_t nbytes, size_t rounded) {
+  if (nbytes >= kLargeBlockMin) return allocate_large_block(nbytes);
+  if (kCachedMax != 0 && rounded <= kCachedMax && !t_cache_gone) {
+    if (void* p = t_cache.take(rounded)) return p;
+  }
+  return std::aligned_alloc(kAlign, rounded);
 }
 
-void release_bytes(void* p, size_t rounded) {
+void release_bytes(void* p, size_t nbytes, size_t rounded) {
+  if (nbytes >= kLargeBlockMin) return release_large_block(p, nbytes);
   if (rounded <= kCachedMax && !t_cache_gone && t_cache.put(p, rounded)) return;
   std::free(p);
 }
@@ -137,8 +124,8 @@ size_t checked_nbytes(DType dtype, int64_t count) {
 std::shared_ptr<Buffer> Buffer::allocate(DType dtype, int64_t count) {
   size_t nbytes = checked_nbytes(dtype, count);
   const size_t rounded = rounded_size(nbytes);
-  void* p = take_cached(rounded);
-  if (!p) p = allocate_bytes(rounded);
+  void* p = allocate_bytes(nbytes, rounded);
+  if (!p && trim_cpu_allocator() > 0) p = allocate_bytes(nbytes, rounded);  // cached blocks go first
   if (!p) {
     throw_error(Code::kResourceExhausted, "OOM when allocating tensor with ", count,
                 " elements of type ", dtype_name(dtype), " (", nbytes, " bytes)");
@@ -155,7 +142,7 @@ Buffer::~Buffer() {
     auto* s = static_cast<std::string*>(data_);
     for (int64_t i = 0; i < count_; ++i) s[i].~basic_string();
   }
-  release_bytes(data_, rounded_size(nbytes_));
+  release_bytes(data_, nbytes_, rounded_size(nbytes_));
 }
 
 }  // namespace ef

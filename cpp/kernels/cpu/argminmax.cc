@@ -1,5 +1,7 @@
 // CPU ArgMax/ArgMin: the first index of the extreme value along one axis. NaNs never win a
 // comparison, so they are skipped (TF gives argmax([nan, 1]) == 1); all-NaN rows give 0.
+#include <climits>
+#include <cstring>
 #include <vector>
 
 #include "kernels/cpu/broadcast.h"
@@ -12,6 +14,50 @@ namespace {
 
 constexpr int64_t kArgTile = 256;
 
+// One vectorized pass over a row of 4- or 8-byte elements: each lane keeps its strictly best value
+// and where it was first seen, then the lanes holding the row's extreme give the smallest index.
+// NaN never wins a comparison; nothing beating `init` gives 0 (both as TF's sequential scan).
+template <bool kMax, typename T>
+int64_t first_extreme_index(const T* p, int64_t n, T init) {
+  using I = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
+  constexpr int L = 64 / sizeof(T);
+  typedef T V __attribute__((vector_size(64)));
+  typedef I VI __attribute__((vector_size(64)));
+  V m;
+  VI idx, cur;
+  for (int j = 0; j < L; ++j) {
+    m[j] = init;
+    idx[j] = 0;
+    cur[j] = j;
+  }
+  int64_t i = 0;
+  for (; i + L <= n; i += L) {
+    V a;
+    std::memcpy(&a, p + i, sizeof(V));
+    const auto gt = kMax ? a > m : a < m;
+    m = gt ? a : m;
+    idx = gt ? cur : idx;
+    cur += L;
+  }
+  T best = init;
+  int64_t at = 0;
+  for (int j = 0; j < L; ++j) {
+    if (kMax ? m[j] > best : m[j] < best) {
+      best = m[j];
+      at = idx[j];
+    } else if (m[j] == best && idx[j] < at) {
+      at = idx[j];
+    }
+  }
+  for (; i < n; ++i) {
+    if (kMax ? p[i] > best : p[i] < best) {
+      best = p[i];
+      at = i;
+    }
+  }
+  return at;
+}
+
 template <bool kMax, typename T, typename I>
 void arg_typed(const T* in, const AxisSplit& s, I* out) {
   using C = std::conditional_t<std::is_same_v<T, half>, float, T>;  // compare half as float
@@ -21,10 +67,16 @@ void arg_typed(const T* in, const AxisSplit& s, I* out) {
   if (K2 == 1) {
     for_range(K1, [&](int64_t b, int64_t e) {
       for (int64_t k = b; k < e; ++k) {
+        const T* p = in + k * R;
+        if constexpr ((sizeof(T) == 4 || sizeof(T) == 8) && std::is_arithmetic_v<T> && std::is_same_v<C, T>) {
+          if (R >= 64 && R <= INT32_MAX) {
+            out[k] = static_cast<I>(first_extreme_index<kMax>(p, R, init));
+            continue;
+          }
+        }
         // Two passes that vectorize: the extreme value (NaN never wins), then its first index.
         // A scan keeping the first strictly better value gives the same answer, and index 0
         // when nothing beats the initial value.
-        const T* p = in + k * R;
         C best = init;
         if constexpr (std::is_same_v<C, T> && std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
           bool nan;
