@@ -1,5 +1,8 @@
 """tf.strings namespace."""
-from eagerflow.ops.string_ops import join, length
 from eagerflow.ops.logging_ops import string_format as format
+from eagerflow.ops.ragged.ragged_string_ops import bytes_split, split
+from eagerflow.ops.string_ops import (as_string, join, length, lower, reduce_join, strip, substr, to_hash_bucket_fast,
+                                      to_hash_bucket_strong, to_number, upper)
 
-__all__ = ["format", "join", "length"]
+__all__ = ["as_string", "bytes_split", "format", "join", "length", "lower", "reduce_join", "split", "strip", "substr",
+           "to_hash_bucket_fast", "to_hash_bucket_strong", "to_number", "upper"]
