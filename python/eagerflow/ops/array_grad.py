@@ -284,6 +284,6 @@ for _t in ("Shape", "Size", "Rank", "OneHot", "ZerosLike", "OnesLike", "Where", 
            "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert", "LeftShift", "RightShift",
            "StringFormat", "StringJoin", "StringLength", "StringSplit", "StringSplitV2", "StringUpper", "StringLower",
            "StringStrip", "Substr", "ReduceJoin", "StringToNumber", "AsString", "StringToHashBucketFast",
-           "StringToHashBucketStrong",
+           "StringToHashBucketStrong", "UnicodeDecode", "UnicodeDecodeWithOffsets", "UnicodeEncode", "UnicodeTranscode",
            "Const", "Placeholder", "NoOp", "Assert", "PrintV2"):
     no_gradient(_t)

@@ -127,3 +127,14 @@ def to_hash_bucket_strong(input, num_buckets, key, name=None):
 
 
 string_join = join
+
+
+def unicode_transcode(input, input_encoding, output_encoding, errors="replace", replacement_char=65533,
+                      replace_control_characters=False, name=None):
+    """tf.strings.unicode_transcode: each string decoded from input_encoding and encoded in output_encoding."""
+    attrs = {"input_encoding": _str_attr(input_encoding, "input_encoding", "UnicodeTranscode"),
+             "output_encoding": _str_attr(output_encoding, "output_encoding", "UnicodeTranscode"),
+             "errors": _str_attr(errors, "errors", "UnicodeTranscode"),
+             "replacement_char": _int_attr(replacement_char, "replacement_char"),
+             "replace_control_characters": bool_attr(replace_control_characters, "replace_control_characters")}
+    return _elementwise("UnicodeTranscode", input, attrs)
