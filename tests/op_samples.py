@@ -36,6 +36,8 @@ Adding an op costs one entry in SAMPLES, keyed by the op's TF type name, for exa
     eager_raises="text"   the eager kernel raises InvalidArgumentError with this text (as TF's).
     xfail={"check": "why"}  a known bug: the named check ("inference", "gradient" or
                           "elementwise") is expected to fail, for the reason given.
+    skip="why"            the op cannot run in this build (an optional library is missing): the
+                          checks that run its calls skip, saying why.
     complex_grad={"rule": "why"}  where TF's gradient for complex64 inputs is not
                           dL/dRe(z) + i dL/dIm(z), the rule it follows instead
                           (tests/test_complex_grad.py, which runs every sample whose float
@@ -120,13 +122,14 @@ class Entry:
     FIELDS = ("grad", "no_grad", "no_entry", "grad_checked_in")
 
     def __init__(self, calls, grad=None, no_grad=None, no_entry=None, grad_checked_in=None, unknown_dims=None,
-                 unknown_rank=None, eager_raises=None, xfail=None, complex_grad=None):
+                 unknown_rank=None, eager_raises=None, xfail=None, complex_grad=None, skip=None):
         self.calls = list(calls)
         self.grad = tuple(grad.split()) if isinstance(grad, str) else grad
         self.no_grad, self.no_entry, self.grad_checked_in = no_grad, no_entry, grad_checked_in
         self.unknown_dims, self.unknown_rank = unknown_dims, unknown_rank
         self.eager_raises, self.xfail = eager_raises, xfail
         self.complex_grad = complex_grad
+        self.skip = skip
 
 
 def call(*inputs, **attrs):
@@ -246,6 +249,18 @@ _BOOL = "bool output"
 _INT = "integer output"
 _SHAPE = "shape or size computation"
 _STRING = "string output"
+
+
+def _re2_missing():
+    """Why the regex ops cannot run here (None when they can)."""
+    try:
+        execute("StaticRegexFullMatch", [tf.constant("a")], {"pattern": "a"})
+        return None
+    except tf.errors.UnimplementedError:
+        return "eagerflow was built without RE2 (Debian: libre2-dev)"
+
+
+_NO_RE2 = _re2_missing()
 _SEGMENTS = "the segment count is the last segment id + 1 (TF: ?)"
 _DISTINCT = "the count of distinct values (TF: [?])"
 _UPDATE = "stateful variable update (TF has no entry either)"
@@ -598,6 +613,11 @@ SAMPLES = {
                         no_grad=_STRING),
     "UnicodeTranscode": op(call(s(["h\u00e9", "a"]), input_encoding="UTF-8", output_encoding="UTF-32-BE"),
                            no_grad=_STRING),
+    "RegexFullMatch": op(call(s(["abc", "ab"]), s("a.c")), no_grad=_BOOL, skip=_NO_RE2),
+    "RegexReplace": op(call(s(["aba", ""]), s("a"), s("x")), call(s(["aba"]), s("(b)"), s("<\\1>"), replace_global=False),
+                       no_grad=_STRING, skip=_NO_RE2),
+    "StaticRegexFullMatch": op(call(s(["abc", "ab"]), pattern="a.c"), no_grad=_BOOL, skip=_NO_RE2),
+    "StaticRegexReplace": op(call(s(["aba", ""]), pattern="a", rewrite="x"), no_grad=_STRING, skip=_NO_RE2),
     "StringFormat": op(call(f(2), i32(3), template="{} and {}", placeholder="{}", summarize=3), no_grad=_STRING),
     "StringJoin": op(call(s(["a", "b"]), s(["c", "d"]), separator="-"), no_grad=_STRING),
     "StringLength": op(call(s(["ab", "", "\u00e9"])), call(s(["\u00e9"]), unit="UTF8_CHAR"), no_grad=_INT),

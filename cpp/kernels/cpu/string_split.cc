@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kernels/cpu/broadcast.h"
 #include "ops/op_util.h"
 
 namespace ef {
@@ -69,6 +70,8 @@ void split_v1(std::string_view text, std::string_view delims, bool skip_empty, s
   }
 }
 
+// Rows split in parallel chunks: a first pass counts each row's tokens, a second writes them at their
+// offsets (splitting is cheap next to making the output strings).
 template <typename Split>
 void split_kernel(KernelContext& c, const char* sep_name, Split split) {
   const TensorImpl &in = *c.input(0), &sep_t = *c.input(1);
@@ -77,29 +80,40 @@ void split_kernel(KernelContext& c, const char* sep_name, Split split) {
   const std::string& sep = sep_t.data<std::string>()[0];
   const int64_t rows = in.num_elements();
   const std::string* strs = in.data<std::string>();
-  std::vector<std::string_view> tokens;
-  std::vector<int64_t> row_ends(rows);
-  tokens.reserve(static_cast<size_t>(rows) * 2);
+  constexpr int64_t kGrain = 2048;
+  std::vector<int64_t> row_start(rows + 1, 0);
+  for_range(rows, [&](int64_t s, int64_t e) {
+    std::vector<std::string_view> tokens;
+    for (int64_t r = s; r < e; ++r) {
+      tokens.clear();
+      split(strs[r], sep, tokens);
+      row_start[r + 1] = static_cast<int64_t>(tokens.size());
+    }
+  }, kGrain);
   int64_t longest = 0;
   for (int64_t r = 0; r < rows; ++r) {
-    const size_t before = tokens.size();
-    split(strs[r], sep, tokens);
-    longest = std::max<int64_t>(longest, static_cast<int64_t>(tokens.size() - before));
-    row_ends[r] = static_cast<int64_t>(tokens.size());
+    longest = std::max(longest, row_start[r + 1]);
+    row_start[r + 1] += row_start[r];
   }
-  const int64_t n = static_cast<int64_t>(tokens.size());
+  const int64_t n = row_start[rows];
   int64_t* idx = c.allocate_output(0, DType::kInt64, Shape({n, 2}))->data<int64_t>();
   std::string* vals = c.allocate_output(1, DType::kString, Shape({n}))->data<std::string>();
   int64_t* shape = c.allocate_output(2, DType::kInt64, Shape({2}))->data<int64_t>();
   shape[0] = rows;
   shape[1] = longest;
-  int64_t k = 0;
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t col = 0; k < row_ends[r]; ++k, ++col) {
-      idx[2 * k] = r;
-      idx[2 * k + 1] = col;
-      vals[k].assign(tokens[k].data(), tokens[k].size());
+  for_range(rows, [&](int64_t s, int64_t e) {
+    std::vector<std::string_view> tokens;
+    for (int64_t r = s; r < e; ++r) {
+      tokens.clear();
+      split(strs[r], sep, tokens);
+      int64_t k = row_start[r];
+      for (size_t col = 0; col < tokens.size(); ++col, ++k) {
+        idx[2 * k] = r;
+        idx[2 * k + 1] = static_cast<int64_t>(col);
+        vals[k].assign(tokens[col].data(), tokens[col].size());
+      }
     }
+  }, kGrain);
 }
 
 void string_split_v2_kernel(KernelContext& c) {

@@ -138,3 +138,27 @@ def unicode_transcode(input, input_encoding, output_encoding, errors="replace", 
              "replacement_char": _int_attr(replacement_char, "replacement_char"),
              "replace_control_characters": bool_attr(replace_control_characters, "replace_control_characters")}
     return _elementwise("UnicodeTranscode", input, attrs)
+
+
+def regex_full_match(input, pattern, name=None):
+    """tf.strings.regex_full_match: whether each whole string matches the RE2 pattern (a Python
+    string compiles once, as an attr; a tensor pattern at each call)."""
+    if isinstance(pattern, (str, bytes)):
+        return _elementwise("StaticRegexFullMatch", input, {"pattern": _str_attr(pattern, "pattern", "")})
+    if isinstance(input, RaggedTensor):
+        return input.with_flat_values(regex_full_match(input.flat_values, pattern))
+    return execute1("RegexFullMatch", [_string_tensor(input), _string_tensor(pattern)])
+
+
+def regex_replace(input, pattern, rewrite, replace_global=True, name=None):
+    """tf.strings.regex_replace: matches of the RE2 pattern replaced by `rewrite` (\\1 .. \\9 and \\0 name
+    groups, as RE2 rewrites), every match or the first when replace_global is False."""
+    replace_global = bool_attr(replace_global, "replace_global")
+    if isinstance(pattern, (str, bytes)) and isinstance(rewrite, (str, bytes)):
+        return _elementwise("StaticRegexReplace", input, {"pattern": _str_attr(pattern, "pattern", ""),
+                                                          "rewrite": _str_attr(rewrite, "rewrite", ""),
+                                                          "replace_global": replace_global})
+    if isinstance(input, RaggedTensor):
+        return input.with_flat_values(regex_replace(input.flat_values, pattern, rewrite, replace_global))
+    return execute1("RegexReplace", [_string_tensor(input), _string_tensor(pattern), _string_tensor(rewrite)],
+                    {"replace_global": replace_global})
