@@ -32,6 +32,35 @@ def test_ascii_case_and_strip_match_bytes_methods():
     assert f(tf.constant([" ab "])).numpy().tolist() == [b"AB"]
 
 
+def _unicode_words(n, seed):
+    rng = random.Random(seed)
+    alphabet = ("aZ\u00df\u00e9\u00c9\u0130\u0131\u01c5\u01c8\ufb00\u0149\u0390\u03a3\u03c3\u0391\u03b2"
+                "\u0301\u0345.' \u0410\u044f\u1e9e\U00010400\U0001e922\u2126\u1f88\u00b5")
+    return ["".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 7))) for _ in range(n)]
+
+
+def test_utf8_case_matches_python():
+    # Full mappings ("\u00df" -> "SS"), title-case digraphs, and the final-sigma rule, as str does.
+    words = _unicode_words(2000, 7)
+    assert tf.strings.upper(words, encoding="utf-8").numpy().tolist() == [w.upper().encode() for w in words]
+    assert tf.strings.lower(words, encoding="utf-8").numpy().tolist() == [w.lower().encode() for w in words]
+    every = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
+    chunks = [every[i:i + 4096] for i in range(0, len(every), 4096)]
+    assert tf.strings.upper(chunks, encoding="utf-8").numpy().tolist() == [c.upper().encode() for c in chunks]
+    assert tf.strings.lower(chunks, encoding="utf-8").numpy().tolist() == [c.lower().encode() for c in chunks]
+
+
+def test_utf8_case_tf_values():
+    up = tf.strings.upper([b"a\xffb\xc3", "\u01c5\u01c8", "\ufb00", "\u0149", "\u0390"], encoding="utf-8")
+    assert up.numpy().tolist() == [b"A\xef\xbf\xbdB\xef\xbf\xbd", b"\xc7\x84\xc7\x87", b"FF", b"\xca\xbcN",
+                                   b"\xce\x99\xcc\x88\xcc\x81"]
+    low = tf.strings.lower(["\u0391\u03a3", "\u0391\u03a3 \u0392", "\u03a3", "\u0391\u03a3\u0391",
+                            "\u0391.\u03a3", "\u0130", "A\u0301\u03a3"], encoding="utf-8")
+    assert low.numpy().tolist() == [b"\xce\xb1\xcf\x82", b"\xce\xb1\xcf\x82 \xce\xb2", b"\xcf\x83",
+                                    b"\xce\xb1\xcf\x83\xce\xb1", b"\xce\xb1.\xcf\x82", b"i\xcc\x87",
+                                    b"a\xcc\x81\xcf\x82"]
+
+
 def test_case_errors():
     with pytest.raises(tf.errors.InvalidArgumentError, match="only utf-8 or '' \\(no encoding\\) is supported, "
                                                              "received bad \\[Op:StringLower\\]"):
