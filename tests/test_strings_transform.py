@@ -121,6 +121,8 @@ def test_substr_errors():
     raises("Value for attr 'unit' of \"BAD\" is not in the list of allowed values: \"BYTE\", \"UTF8_CHAR\"",
            "hello", 1, 2, unit="BAD")
     raises("Value for attr 'T' of float is not in the list of allowed values: int32, int64", "hello", 1.0, 2.0)
+    with pytest.raises(ValueError, match="Shape must be rank 0 but is rank 1"):
+        tf.function(lambda x: tf.strings.substr(x, [1, 2], 1))(tf.constant(["ab", "cd"]))
     raises(r"input #2\(zero-based\) was expected to be a int64 tensor but is a int32 tensor", "hello",
            tf.constant(1, tf.int64), tf.constant(2))
 
@@ -172,3 +174,5 @@ def test_reduce_join_errors():
         tf.strings.reduce_join(x, axis=[0, -2])
     with pytest.raises(tf.errors.InvalidArgumentError, match="expected to be a string tensor but is a int32 tensor"):
         tf.strings.reduce_join(tf.constant([1, 2]))
+    with pytest.raises(ValueError, match="Invalid reduction dimension 2 for input with 2 dimensions."):
+        tf.function(lambda x: tf.strings.reduce_join(x, axis=2))(tf.constant(x))

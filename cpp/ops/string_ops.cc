@@ -50,7 +50,7 @@ void infer_same_string(InferContext& c) { c.set_output(0, DType::kString, c.shap
 void infer_substr(InferContext& c) {
   const Shape &pos = c.shapes[1], &len = c.shapes[2];
   if (pos.rank_known() && len.rank_known())
-    EF_INVALID(pos.rank() == len.rank(), "Shapes must be equal rank, but are ", pos.rank(), " and ", len.rank());
+    EF_INVALID(pos.rank() == len.rank(), "Shape must be rank ", len.rank(), " but is rank ", pos.rank());
   c.set_output(0, DType::kString, broadcast_shapes(c.shapes[0], pos));
 }
 
@@ -62,8 +62,8 @@ void infer_reduce_join(InferContext& c) {
   const int rank = in.rank();
   std::vector<bool> reduced(rank, false);
   for (int64_t a : tensor_to_int_vector(*axes_t)) {
-    EF_REQUIRE(a >= -rank && a < rank, Code::kOutOfRange, "Invalid reduction dimension ", a, " for input with ",
-               rank, " dimension(s)");
+    // The kernel raises TF's OutOfRangeError first; this is TF's build-time (ValueError) text.
+    EF_INVALID(a >= -rank && a < rank, "Invalid reduction dimension ", a, " for input with ", rank, " dimensions.");
     const int d = static_cast<int>(a < 0 ? a + rank : a);
     EF_INVALID(!reduced[d], "Duplicate reduction dimension ", d);
     reduced[d] = true;

@@ -11,6 +11,9 @@ namespace {
 
 void reduce_join_kernel(KernelContext& c) {
   const TensorImpl &in = *c.input(0), &axes_t = *c.input(1);
+  for (int64_t a : tensor_to_int_vector(axes_t))
+    EF_REQUIRE(a >= -in.rank() && a < in.rank(), Code::kOutOfRange, "Invalid reduction dimension ", a,
+               " for input with ", in.rank(), " dimension(s)");
   const InferContext ic = infer_for_kernel(c);  // validates the axes with TF's messages
   const Shape& out_shape = ic.out_shapes[0];
   const std::string sep = c.attrs.get<std::string>("separator", "");
