@@ -36,6 +36,8 @@ Adding an op costs one entry in SAMPLES, keyed by the op's TF type name, for exa
     eager_raises="text"   the eager kernel raises InvalidArgumentError with this text (as TF's).
     xfail={"check": "why"}  a known bug: the named check ("inference", "gradient" or
                           "elementwise") is expected to fail, for the reason given.
+    skip="why"            the op cannot run in this build (an optional library is missing): the
+                          checks that run its calls skip, saying why.
     complex_grad={"rule": "why"}  where TF's gradient for complex64 inputs is not
                           dL/dRe(z) + i dL/dIm(z), the rule it follows instead
                           (tests/test_complex_grad.py, which runs every sample whose float
@@ -120,13 +122,14 @@ class Entry:
     FIELDS = ("grad", "no_grad", "no_entry", "grad_checked_in")
 
     def __init__(self, calls, grad=None, no_grad=None, no_entry=None, grad_checked_in=None, unknown_dims=None,
-                 unknown_rank=None, eager_raises=None, xfail=None, complex_grad=None):
+                 unknown_rank=None, eager_raises=None, xfail=None, complex_grad=None, skip=None):
         self.calls = list(calls)
         self.grad = tuple(grad.split()) if isinstance(grad, str) else grad
         self.no_grad, self.no_entry, self.grad_checked_in = no_grad, no_entry, grad_checked_in
         self.unknown_dims, self.unknown_rank = unknown_dims, unknown_rank
         self.eager_raises, self.xfail = eager_raises, xfail
         self.complex_grad = complex_grad
+        self.skip = skip
 
 
 def call(*inputs, **attrs):
@@ -246,6 +249,18 @@ _BOOL = "bool output"
 _INT = "integer output"
 _SHAPE = "shape or size computation"
 _STRING = "string output"
+
+
+def _re2_missing():
+    """Why the regex ops cannot run here (None when they can)."""
+    try:
+        execute("StaticRegexFullMatch", [tf.constant("a")], {"pattern": "a"})
+        return None
+    except tf.errors.UnimplementedError:
+        return "eagerflow was built without RE2 (Debian: libre2-dev)"
+
+
+_NO_RE2 = _re2_missing()
 _SEGMENTS = "the segment count is the last segment id + 1 (TF: ?)"
 _DISTINCT = "the count of distinct values (TF: [?])"
 _UPDATE = "stateful variable update (TF has no entry either)"
@@ -572,6 +587,38 @@ SAMPLES = {
                        call(f(4, 3, 2), i32([1, 0]), i32([2, 0]), i32([1, 1]), shrink_axis_mask=1, ellipsis_mask=2),
                        grad="input"),
     "StridedSliceGrad": op(call(i32([5]), i32([4]), i32([0]), i32([-2]), f(2)), grad="dy"),
+    "AsString": op(call(f(2, 3)), call(f64([1.5, -2.0]), precision=2, width=8, fill="0"), call(i32([3, -4]), width=4),
+                   call(b([True, False])), call(s(["a"])), no_grad=_STRING),
+    "ReduceJoin": op(call(s([["a", "b"], ["c", "d"]]), i32([1]), separator="-"),
+                     call(s([["a", "b"], ["c", "d"]]), i32([0, 1]), keep_dims=True), no_grad=_STRING),
+    "StringLower": op(call(s(["AbC", "\u00c9"])), call(s(["\u0391\u03a3", "\u0130"]), encoding="utf-8"),
+                      no_grad=_STRING),
+    "StringSplit": op(call(s(["a,b", ",c"]), s(","), skip_empty=False), call(s(["ab", ""]), s("")), no_grad=_STRING,
+                      unknown_dims="the token count depends on the strings"),
+    "StringSplitV2": op(call(s(["a b", " c "]), s("")), call(s(["a,b,c", ""]), s(","), maxsplit=1), no_grad=_STRING,
+                        unknown_dims="the token count depends on the strings"),
+    "StringStrip": op(call(s([" a ", "\tb"])), no_grad=_STRING),
+    "StringToHashBucketFast": op(call(s(["a", "", "hello"]), num_buckets=10), no_grad=_INT),
+    "StringToHashBucketStrong": op(call(s(["a", "hello"]), num_buckets=10, key=[1, 2]), no_grad=_INT),
+    "StringToNumber": op(call(s(["1.5", "-2"])), call(s(["7", " 8 "]), out_type=tf.int64), no_grad=_INT),
+    "StringUpper": op(call(s(["aBc", "x1"])), call(s(["\u00dfa", "\u03a3"]), encoding="utf-8"), no_grad=_STRING),
+    "Substr": op(call(s(["hello", "ab"]), i32([1, 0]), i32([2, 1])), call(s(["hello", "abc"]), i64(1), i64(-1)),
+                 call(s(["h\u00e9llo"]), i32(-4), i32(2), unit="UTF8_CHAR"), no_grad=_STRING),
+    "UnicodeDecode": op(call(s(["h\u00e9", "\xff"]), input_encoding="UTF-8"),
+                        call(s([["ab"]]), input_encoding="UTF-16-BE", Tsplits=tf.int32), no_grad=_INT,
+                        unknown_dims="the character count depends on the strings"),
+    "UnicodeDecodeWithOffsets": op(call(s(["h\u00e9", "x"]), input_encoding="UTF-8"), no_grad=_INT,
+                                   unknown_dims="the character count depends on the strings"),
+    "UnicodeEncode": op(call(i32([104, 233, 0x1F642]), i64([0, 2, 3]), output_encoding="UTF-8"),
+                        call(i32([97, -1]), i32([0, 2]), output_encoding="UTF-16-BE", Tsplits=tf.int32),
+                        no_grad=_STRING),
+    "UnicodeTranscode": op(call(s(["h\u00e9", "a"]), input_encoding="UTF-8", output_encoding="UTF-32-BE"),
+                           no_grad=_STRING),
+    "RegexFullMatch": op(call(s(["abc", "ab"]), s("a.c")), no_grad=_BOOL, skip=_NO_RE2),
+    "RegexReplace": op(call(s(["aba", ""]), s("a"), s("x")), call(s(["aba"]), s("(b)"), s("<\\1>"), replace_global=False),
+                       no_grad=_STRING, skip=_NO_RE2),
+    "StaticRegexFullMatch": op(call(s(["abc", "ab"]), pattern="a.c"), no_grad=_BOOL, skip=_NO_RE2),
+    "StaticRegexReplace": op(call(s(["aba", ""]), pattern="a", rewrite="x"), no_grad=_STRING, skip=_NO_RE2),
     "StringFormat": op(call(f(2), i32(3), template="{} and {}", placeholder="{}", summarize=3), no_grad=_STRING),
     "StringJoin": op(call(s(["a", "b"]), s(["c", "d"]), separator="-"), no_grad=_STRING),
     "StringLength": op(call(s(["ab", "", "\u00e9"])), call(s(["\u00e9"]), unit="UTF8_CHAR"), no_grad=_INT),

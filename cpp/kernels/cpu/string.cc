@@ -2,6 +2,7 @@
 #include <string>
 
 #include "kernels/cpu/broadcast.h"
+#include "kernels/cpu/utf8.h"
 #include "ops/op_util.h"
 
 namespace ef {
@@ -36,14 +37,6 @@ void string_join_kernel(KernelContext& c) {
   }, 4096);
 }
 
-// UTF8_CHAR counts the bytes that do not continue a multi-byte sequence (as TF does, also
-// for invalid UTF-8).
-int32_t utf8_length(const std::string& s) {
-  int32_t n = 0;
-  for (unsigned char ch : s) n += (ch & 0xC0) != 0x80;
-  return n;
-}
-
 void string_length_kernel(KernelContext& c) {
   const TensorImpl& in = *c.input(0);
   check_same_dtype(c.op, DType::kString, in.dtype(), 0);
@@ -56,7 +49,7 @@ void string_length_kernel(KernelContext& c) {
   const std::string* pi = in.data<std::string>();
   int32_t* po = out->data<int32_t>();
   for_range(in.num_elements(), [&](int64_t s, int64_t e) {
-    for (int64_t i = s; i < e; ++i) po[i] = bytes ? static_cast<int32_t>(pi[i].size()) : utf8_length(pi[i]);
+    for (int64_t i = s; i < e; ++i) po[i] = bytes ? static_cast<int32_t>(pi[i].size()) : static_cast<int32_t>(utf8_length(pi[i]));
   });
 }
 

@@ -282,6 +282,9 @@ for _t in ("Shape", "Size", "Rank", "OneHot", "ZerosLike", "OnesLike", "Where", 
            "StatelessRandomGetKeyCounter", "StatelessRandomGetKeyCounterAlg", "StatelessRandomGetAlg",
            "RngReadAndSkip", "NonDeterministicInts",
            "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert", "LeftShift", "RightShift",
-           "StringFormat", "StringJoin", "StringLength",
+           "StringFormat", "StringJoin", "StringLength", "StringSplit", "StringSplitV2", "StringUpper", "StringLower",
+           "StringStrip", "Substr", "ReduceJoin", "StringToNumber", "AsString", "StringToHashBucketFast",
+           "StringToHashBucketStrong", "UnicodeDecode", "UnicodeDecodeWithOffsets", "UnicodeEncode", "UnicodeTranscode",
+           "RegexFullMatch", "StaticRegexFullMatch", "RegexReplace", "StaticRegexReplace",
            "Const", "Placeholder", "NoOp", "Assert", "PrintV2"):
     no_gradient(_t)
