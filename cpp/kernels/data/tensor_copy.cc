@@ -57,4 +57,31 @@ void copy_row(TensorImpl& dst, int64_t i, const TensorImpl& row) {
   }
 }
 
+Tensor gather_rows(const TensorImpl& src, const int64_t* rows, int64_t n) {
+  check_copyable(src.dtype());
+  Shape shape = src.shape();
+  shape.set_dim(0, n);
+  Tensor out = TensorImpl::empty(src.dtype(), shape);
+  const int64_t row_elems = n > 0 ? out->num_elements() / n : 0;
+  if (row_elems == 0) return out;
+  if (src.dtype() == DType::kString) {
+    const std::string* from = src.data<std::string>();
+    std::string* to = out->data<std::string>();
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t k = 0; k < row_elems; ++k) to[i * row_elems + k] = from[rows[i] * row_elems + k];
+    return out;
+  }
+  const size_t row_bytes = static_cast<size_t>(row_elems) * dtype_size(src.dtype());
+  const char* from = static_cast<const char*>(src.raw_data());
+  char* to = static_cast<char*>(out->raw_data());
+  for (int64_t i = 0; i < n;) {
+    int64_t run = 1;  // rows in source order (an unshuffled batch) are copied as one block
+    while (i + run < n && rows[i + run] == rows[i] + run) ++run;
+    std::memcpy(to + static_cast<size_t>(i) * row_bytes, from + static_cast<size_t>(rows[i]) * row_bytes,
+                static_cast<size_t>(run) * row_bytes);
+    i += run;
+  }
+  return out;
+}
+
 }  // namespace ef
