@@ -123,3 +123,17 @@ def test_batches_outlive_the_dataset_and_its_source():
     got = np.concatenate([first.numpy()] + [b.numpy() for b in rest])
     assert sorted(got[:, 0].tolist()) == x[:, 0].tolist()
     np.testing.assert_array_equal(got, x[(got[:, 0] // 50).astype(int)])
+
+
+def test_unshuffled_batches_share_the_source_safely():
+    # Consecutive rows are batched as a view of the source: ops that may reuse their input's
+    # buffer must leave the source (and the next epoch) unchanged.
+    x = np.arange(6 * 40, dtype=np.float32).reshape(6, 40)
+    ds = tf.data.Dataset.from_tensor_slices(x).batch(4)
+    out = [tf.nn.relu(tf.negative(b) * 2.0) + 1.0 for b in ds]
+    np.testing.assert_array_equal(np.concatenate([o.numpy() for o in out]), np.maximum(-x * 2, 0) + 1)
+    np.testing.assert_array_equal(np.concatenate(batches(ds)), x)
+    it = iter(ds)
+    first = next(it)
+    del ds, it
+    np.testing.assert_array_equal(first.numpy(), x[:4])
