@@ -1,7 +1,8 @@
 // BatchDatasetV2: stacks batch_size consecutive elements along a new first dimension; the last
-// smaller batch is kept unless drop_remainder.
+// smaller batch is kept unless drop_remainder. Over rows of in-memory tensors (from_tensor_slices,
+// shuffled) each batch is gathered from the source tensors by row number.
 #include "core/errors.h"
-#include "kernels/data/dataset.h"
+#include "kernels/data/row_iterator.h"
 #include "kernels/data/tensor_copy.h"
 
 namespace ef {
@@ -22,8 +23,13 @@ class BatchDataset final : public DatasetBase {
  private:
   class Iterator final : public IteratorBase {
    public:
-    explicit Iterator(std::shared_ptr<const BatchDataset> ds) : ds_(std::move(ds)), input_(ds_->input_->make_iterator()) {}
-    bool get_next(Element& out) override {
+    explicit Iterator(std::shared_ptr<const BatchDataset> ds)
+        : ds_(std::move(ds)), input_(ds_->input_->make_iterator()),
+          source_(ds_->input_->row_source()), rows_(source_ ? &as_rows(*input_) : nullptr) {}
+    bool get_next(Element& out) override { return rows_ ? next_gathered(out) : next_stacked(out); }
+
+   private:
+    bool next_stacked(Element& out) {
       std::vector<Element> rows;  // not reserved: batch_size may be far larger than the data
       Element e;
       while (static_cast<int64_t>(rows.size()) < ds_->batch_size_ && input_ && input_->get_next(e)) rows.push_back(std::move(e));
@@ -33,7 +39,20 @@ class BatchDataset final : public DatasetBase {
       for (size_t k = 0; k < rows[0].size(); ++k) out.push_back(stack(rows, k));
       return true;
     }
-
+    // Rows of in-memory tensors: each component's batch is copied straight from its source (all
+    // rows of a source have one shape, so there is nothing to check).
+    bool next_gathered(Element& out) {
+      row_numbers_.clear();
+      int64_t row = 0;
+      while (static_cast<int64_t>(row_numbers_.size()) < ds_->batch_size_ && input_ && rows_->next_row(row))
+        row_numbers_.push_back(row);
+      const int64_t n = static_cast<int64_t>(row_numbers_.size());
+      if (n < ds_->batch_size_) input_.reset();  // exhausted
+      if (n == 0 || (ds_->drop_remainder_ && n < ds_->batch_size_)) return false;
+      out.clear();
+      for (const Tensor& t : *source_) out.push_back(gather_rows(*t, row_numbers_.data(), n));
+      return true;
+    }
    private:
     static Tensor stack(const std::vector<Element>& rows, size_t k) {
       const Tensor& first = rows[0][k];
@@ -54,6 +73,9 @@ class BatchDataset final : public DatasetBase {
     }
     std::shared_ptr<const BatchDataset> ds_;
     std::unique_ptr<IteratorBase> input_;
+    const std::vector<Tensor>* source_;  // the input's row source (the dataset keeps it), or null
+    RowIterator* rows_;                  // input_ when it yields rows
+    std::vector<int64_t> row_numbers_;
   };
   DatasetPtr input_;
   int64_t batch_size_;

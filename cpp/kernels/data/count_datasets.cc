@@ -1,9 +1,10 @@
 // Datasets that count elements of their input: RepeatDataset, TakeDataset, SkipDataset.
-// A negative count means "all" (repeat forever, take all, skip all).
+// A negative count means "all" (repeat forever, take all, skip all). Over an input that yields
+// rows they pass row numbers along (row_iterator.h).
 #include <algorithm>
 
 #include "core/errors.h"
-#include "kernels/data/dataset.h"
+#include "kernels/data/row_iterator.h"
 
 namespace ef {
 namespace {
@@ -12,6 +13,7 @@ class CountDataset : public DatasetBase {
  public:
   CountDataset(DatasetPtr input, int64_t count)
       : DatasetBase(input->dtypes(), input->shapes()), input_(std::move(input)), count_(count) {}
+  const std::vector<Tensor>* row_source() const override { return input_->row_source(); }
 
  protected:
   DatasetPtr input_;
@@ -28,20 +30,23 @@ class RepeatDataset final : public CountDataset {
     if (n < 0) return n;
     return n > INT64_MAX / count_ ? kInfiniteCardinality : n * count_;
   }
-  std::unique_ptr<IteratorBase> make_iterator() const override { return std::make_unique<Iterator>(self<RepeatDataset>()); }
+  std::unique_ptr<IteratorBase> make_iterator() const override {
+    return make_item_iterator<Pass>(row_source(), self<RepeatDataset>());
+  }
 
  private:
-  class Iterator final : public IteratorBase {
+  template <typename Item>
+  class Pass {
    public:
-    explicit Iterator(std::shared_ptr<const RepeatDataset> ds) : ds_(std::move(ds)) {}
-    bool get_next(Element& out) override {
+    explicit Pass(std::shared_ptr<const RepeatDataset> ds) : ds_(std::move(ds)) {}
+    bool next(Item& out) {
       for (;;) {
         if (!input_) {
           if (ds_->count_ >= 0 && pass_ >= ds_->count_) return false;
           input_ = ds_->input_->make_iterator();
           fresh_ = true;
         }
-        if (input_->get_next(out)) {
+        if (next_item(*input_, out)) {
           fresh_ = false;
           return true;
         }
@@ -74,15 +79,18 @@ class TakeDataset final : public CountDataset {
     if (n == kInfiniteCardinality) return count_;
     return std::min(n, count_);
   }
-  std::unique_ptr<IteratorBase> make_iterator() const override { return std::make_unique<Iterator>(self<TakeDataset>()); }
+  std::unique_ptr<IteratorBase> make_iterator() const override {
+    return make_item_iterator<Pass>(row_source(), self<TakeDataset>());
+  }
 
  private:
-  class Iterator final : public IteratorBase {
+  template <typename Item>
+  class Pass {
    public:
-    explicit Iterator(std::shared_ptr<const TakeDataset> ds) : ds_(std::move(ds)), input_(ds_->input_->make_iterator()) {}
-    bool get_next(Element& out) override {
+    explicit Pass(std::shared_ptr<const TakeDataset> ds) : ds_(std::move(ds)), input_(ds_->input_->make_iterator()) {}
+    bool next(Item& out) {
       if (!input_ || (ds_->count_ >= 0 && taken_ >= ds_->count_)) return false;
-      if (!input_->get_next(out)) {
+      if (!next_item(*input_, out)) {
         input_.reset();
         return false;
       }
@@ -106,22 +114,25 @@ class SkipDataset final : public CountDataset {
     if (count_ < 0) return 0;
     return std::max<int64_t>(0, n - count_);
   }
-  std::unique_ptr<IteratorBase> make_iterator() const override { return std::make_unique<Iterator>(self<SkipDataset>()); }
+  std::unique_ptr<IteratorBase> make_iterator() const override {
+    return make_item_iterator<Pass>(row_source(), self<SkipDataset>());
+  }
 
  private:
-  class Iterator final : public IteratorBase {
+  template <typename Item>
+  class Pass {
    public:
-    explicit Iterator(std::shared_ptr<const SkipDataset> ds) : ds_(std::move(ds)), input_(ds_->input_->make_iterator()) {}
-    bool get_next(Element& out) override {
+    explicit Pass(std::shared_ptr<const SkipDataset> ds) : ds_(std::move(ds)), input_(ds_->input_->make_iterator()) {}
+    bool next(Item& out) {
       if (!input_) return false;
       while (ds_->count_ < 0 || skipped_ < ds_->count_) {
-        if (!input_->get_next(out)) {
+        if (!next_item(*input_, out)) {
           input_.reset();
           return false;
         }
         ++skipped_;
       }
-      if (input_->get_next(out)) return true;
+      if (next_item(*input_, out)) return true;
       input_.reset();
       return false;
     }

@@ -44,6 +44,9 @@ class DatasetBase : public std::enable_shared_from_this<DatasetBase> {
   virtual int64_t cardinality() const = 0;
   // A fresh iterator; it keeps this dataset alive.
   virtual std::unique_ptr<IteratorBase> make_iterator() const = 0;
+  // The tensors whose rows are this dataset's elements, when make_iterator() returns a
+  // RowIterator (kernels/data/row_iterator.h); null otherwise.
+  virtual const std::vector<Tensor>* row_source() const { return nullptr; }
 
  protected:
   template <typename T>

@@ -1,11 +1,12 @@
 // ShuffleDataset: a buffer of buffer_size elements from which each output is drawn at random and
 // refilled from the input. Seeds (seed, seed2) both zero draw random ones once per dataset; with
 // reshuffle_each_iteration every iterator gets the next stream, else all repeat the first order.
+// Over rows of in-memory tensors (from_tensor_slices) the buffer holds row numbers.
 #include <atomic>
 #include <random>
 
 #include "core/errors.h"
-#include "kernels/data/dataset.h"
+#include "kernels/data/row_iterator.h"
 
 namespace ef {
 namespace {
@@ -26,19 +27,23 @@ class ShuffleDataset final : public DatasetBase {
     const uint64_t epoch = reshuffle_ ? epochs_.fetch_add(1) : 0;
     std::seed_seq seq{uint32_t(seed_), uint32_t(seed_ >> 32), uint32_t(seed2_), uint32_t(seed2_ >> 32),
                       uint32_t(epoch), uint32_t(epoch >> 32)};
-    return std::make_unique<Iterator>(self<ShuffleDataset>(), std::mt19937_64(seq));
+    return make_item_iterator<Pass>(row_source(), self<ShuffleDataset>(), std::mt19937_64(seq));
   }
+  const std::vector<Tensor>* row_source() const override { return input_->row_source(); }
 
  private:
-  class Iterator final : public IteratorBase {
+  // Over elements, or over row numbers when the input yields rows: the same draws either way,
+  // so a seed gives the same order on both paths.
+  template <typename Item>
+  class Pass {
    public:
-    Iterator(std::shared_ptr<const ShuffleDataset> ds, std::mt19937_64 rng)
+    Pass(std::shared_ptr<const ShuffleDataset> ds, std::mt19937_64 rng)
         : ds_(std::move(ds)), input_(ds_->input_->make_iterator()), rng_(std::move(rng)) {}
-    bool get_next(Element& out) override {
-      Element e;
+    bool next(Item& out) {
+      Item item;
       while (input_ && static_cast<int64_t>(buffer_.size()) < ds_->buffer_size_) {
-        if (input_->get_next(e)) {
-          buffer_.push_back(std::move(e));
+        if (next_item(*input_, item)) {
+          buffer_.push_back(std::move(item));
         } else {
           input_.reset();
         }
@@ -55,7 +60,7 @@ class ShuffleDataset final : public DatasetBase {
     std::shared_ptr<const ShuffleDataset> ds_;
     std::unique_ptr<IteratorBase> input_;
     std::mt19937_64 rng_;
-    std::vector<Element> buffer_;
+    std::vector<Item> buffer_;
   };
   DatasetPtr input_;
   int64_t buffer_size_;

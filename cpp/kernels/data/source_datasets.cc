@@ -4,7 +4,7 @@
 
 #include "core/errors.h"
 #include "kernels/data/dataset.h"
-#include "kernels/data/tensor_copy.h"
+#include "kernels/data/row_iterator.h"
 
 namespace ef {
 namespace {
@@ -33,16 +33,15 @@ class TensorSliceDataset final : public DatasetBase {
   std::unique_ptr<IteratorBase> make_iterator() const override {
     return std::make_unique<Iterator>(self<TensorSliceDataset>());
   }
+  const std::vector<Tensor>* row_source() const override { return &components_; }
 
  private:
-  class Iterator final : public IteratorBase {
+  class Iterator final : public RowIterator {
    public:
-    explicit Iterator(std::shared_ptr<const TensorSliceDataset> ds) : ds_(std::move(ds)) {}
-    bool get_next(Element& out) override {
+    explicit Iterator(std::shared_ptr<const TensorSliceDataset> ds) : RowIterator(ds->components_), ds_(std::move(ds)) {}
+    bool next_row(int64_t& row) override {
       if (i_ >= ds_->cardinality()) return false;
-      out.clear();
-      for (const Tensor& t : ds_->components_) out.push_back(slice_row(*t, i_));
-      ++i_;
+      row = i_++;
       return true;
     }
 

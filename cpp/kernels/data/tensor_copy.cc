@@ -57,4 +57,39 @@ void copy_row(TensorImpl& dst, int64_t i, const TensorImpl& row) {
   }
 }
 
+Tensor gather_rows(const TensorImpl& src, const int64_t* rows, int64_t n) {
+  check_copyable(src.dtype());
+  Shape shape = src.shape();
+  shape.set_dim(0, n);
+  const int64_t row_elems = n > 0 ? src.num_elements() / src.shape()[0] : 0;
+  if (row_elems == 0) return TensorImpl::empty(src.dtype(), shape);
+  if (src.dtype() == DType::kString) {
+    Tensor out = TensorImpl::empty(src.dtype(), shape);
+    const std::string* from = src.data<std::string>();
+    std::string* to = out->data<std::string>();
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t k = 0; k < row_elems; ++k) to[i * row_elems + k] = from[rows[i] * row_elems + k];
+    return out;
+  }
+  const size_t row_bytes = static_cast<size_t>(row_elems) * dtype_size(src.dtype());
+  const char* from = static_cast<const char*>(src.raw_data());
+  bool consecutive = true;
+  for (int64_t i = 1; i < n && consecutive; ++i) consecutive = rows[i] == rows[0] + i;
+  // An unshuffled batch is a view, like a row (see slice_row).
+  if (consecutive && src.buffer() && static_cast<size_t>(n) * row_bytes > TensorImpl::kInlineBytes) {
+    const size_t offset = static_cast<size_t>(from - static_cast<const char*>(src.buffer()->data()));
+    return TensorImpl::from_buffer(src.dtype(), shape, src.buffer(), offset + static_cast<size_t>(rows[0]) * row_bytes);
+  }
+  Tensor out = TensorImpl::empty(src.dtype(), shape);
+  char* to = static_cast<char*>(out->raw_data());
+  for (int64_t i = 0; i < n;) {
+    int64_t run = 1;  // consecutive rows (a small shuffle buffer lets some through) are one block
+    while (i + run < n && rows[i + run] == rows[i] + run) ++run;
+    std::memcpy(to + static_cast<size_t>(i) * row_bytes, from + static_cast<size_t>(rows[i]) * row_bytes,
+                static_cast<size_t>(run) * row_bytes);
+    i += run;
+  }
+  return out;
+}
+
 }  // namespace ef
