@@ -3,14 +3,17 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include "bindings/tensor_types.h"
 #include "core/tensor.h"
 #include "ops/attrs.h"
 
 namespace ef {
 namespace py = pybind11;
 
-// The Python Tensor type object (set when the class is bound).
+// The Python Tensor type objects (set when the classes are bound): tf.Tensor, the base, and
+// EagerTensor, the class of every eager tensor (exact-type checks on hot paths).
 extern PyTypeObject* g_tensor_type;
+extern PyTypeObject* g_eager_tensor_type;
 
 // Converts `value` to a tensor; tensors pass unchanged. `dtype` (kInvalid for none) is a hint
 // (TF's convert_to_tensor(dtype_hint=...)): values adopt it where they fit, else keep their own

@@ -118,7 +118,7 @@ bool is_namedtuple(PyObject* o) {
 // value; tuples, lists, str-keyed dicts and namedtuples: their structure and items) and its tensors
 // in tf.nest order. False for anything else: the caller takes the general path.
 bool encode_value(PyObject* o, std::string& key, std::vector<Tensor>* feeds, int depth) {
-  if (Py_TYPE(o) == g_tensor_type) {
+  if (Py_TYPE(o) == g_eager_tensor_type) {
     const Tensor& t = tensor_of(o);
     if (t->is_symbolic()) return false;
     const Shape& s = t->shape();

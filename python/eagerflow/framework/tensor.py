@@ -1,4 +1,5 @@
-"""Python-side methods of tf.Tensor (the class itself and its hot operators are C++). Methods that
+"""Python-side methods of tf.Tensor (the class, its subclasses EagerTensor and SymbolicTensor, and its
+hot operators are C++). Methods that
 run ops are attached by the ops modules that define those ops (iteration: array_ops, indexing:
 slice_ops, @: linalg_ops), as TF's math_ops and array_ops do."""
 import numpy as np
@@ -9,6 +10,11 @@ from eagerflow.framework.tensor_shape import TensorShape
 Tensor = _core.Tensor
 Tensor.__module__ = "eagerflow"
 Tensor.__qualname__ = "Tensor"
+# Every tensor is one of TF's two concrete classes (the C++ wrapper picks one per tensor).
+EagerTensor = _core.EagerTensor
+SymbolicTensor = _core.SymbolicTensor
+for _cls in (EagerTensor, SymbolicTensor):
+    _cls.__module__ = "eagerflow.framework.tensor"
 
 
 def _numpy_text(t, is_repr=False):

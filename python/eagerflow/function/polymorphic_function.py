@@ -9,6 +9,7 @@ import numpy as np
 
 from eagerflow import _core
 from eagerflow.autograph._impl import api
+from eagerflow.function import function_type as function_type_lib
 from eagerflow.function import input_signature as input_signature_lib
 from eagerflow.function import retracing_warning, trace_type
 from eagerflow.function.concrete_function import ConcreteFunction
@@ -60,6 +61,11 @@ class Function:
     @property
     def input_signature(self):
         return self._input_signature
+
+    @property
+    def function_type(self):
+        """The parameters as traced calls bind them, typed only where input_signature fixes them."""
+        return function_type_lib.of_python_function(self._signature, self._input_signature)
 
     def experimental_get_tracing_count(self):
         return self._tracing_count
@@ -152,6 +158,7 @@ class Function:
         binder = self._binder
         call = None if binder is None else input_signature_lib.Call(args, kwargs, binder)
         params, types = [], []
+        context = trace_type.TracingContext()  # one per call: variables are numbered across arguments
         for i, (name, p) in enumerate(self._signature.parameters.items()):
             v = bound.arguments[name]
             spec = None if binder is None else binder.spec_of(i, p)
@@ -159,7 +166,7 @@ class Function:
                 v, t = binder.convert(name, p, v, spec, call)
             else:
                 v = _numpy_to_tensors(v)
-                t = trace_type.from_value(v)
+                t = trace_type.from_value(v, context)
             params.append((name, p.kind, v))
             types.append(t)
         return params, trace_type.TupleType(None, types)
