@@ -38,6 +38,16 @@ def test_tensor_class_names():
         assert type(c).__name__ == "SymbolicTensor" and str(c) == 'Tensor("Const:0", shape=(), dtype=float32)'
 
 
+def test_tensors_come_from_ops_only():
+    class Sub(tf.Tensor):
+        def __init__(self):
+            pass
+
+    for make in (tf.Tensor, Sub):  # an instance holding no tensor must never reach C++
+        with pytest.raises(TypeError, match="No constructor defined!$"):
+            make()
+
+
 def test_variable_class_name():
     v = tf.Variable(1.0)
     assert type(v).__name__ == "ResourceVariable"

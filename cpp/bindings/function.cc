@@ -48,12 +48,6 @@ void put(std::string& key, T v) {
   key.append(reinterpret_cast<const char*>(&v), sizeof(T));
 }
 
-// The tensor held by a Python Tensor object (exact type: read the holder without a type lookup).
-const Tensor& tensor_of(PyObject* o) {
-  auto* inst = reinterpret_cast<py::detail::instance*>(o);
-  return inst->get_value_and_holder().holder<Tensor>();
-}
-
 // Nesting deeper than this goes to Python (which keys any depth).
 constexpr int kMaxDepth = 16;
 

@@ -153,6 +153,13 @@ for _n, _f in {
 }.items():
     setattr(Tensor, _n, _f)
 
+def _new(cls, *args, **kwargs):
+    # Tensors come from ops only: an instance made here, of a Python subclass too, would hold none
+    # (C++ wraps its tensors without calling __new__).
+    raise TypeError(f"{cls.__module__}.{cls.__qualname__}: No constructor defined!")
+
+
+Tensor.__new__ = staticmethod(_new)
 Tensor.shape = property(lambda self: TensorShape(self._shape_tuple))
 Tensor.device = property(lambda self: _core.current_device())
 Tensor.name = property(_name)
