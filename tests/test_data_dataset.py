@@ -98,7 +98,8 @@ def test_batch_spec_and_errors():
     assert repr(ds.batch(2, drop_remainder=True)) == "<_BatchDataset element_spec=%s>" % spec("(2,)", "int64")
     for bad in (0, -1):
         with pytest.raises(tf.errors.InvalidArgumentError,
-                           match=r"^Batch size must be greater than zero. \[Op:BatchDatasetV2\]"):
+                           match=r"^\{\{function_node __wrapped__BatchDatasetV2_device_/job:localhost/replica:0/task:0/"
+                                 r"device:CPU:0\}\} Batch size must be greater than zero. \[Op:BatchDatasetV2\]"):
             ds.batch(bad)
     ragged = tf.data.Dataset.from_tensor_slices([1, 2, 3]).map(lambda x: tf.fill([x], x)).batch(2)
     assert ragged.element_spec == tf.TensorSpec([None, None], tf.int32)

@@ -306,7 +306,7 @@ def test_run_functions_eagerly(capsys):
         assert tf.config.functions_run_eagerly()
         assert f(tf.constant(1)).numpy() == 2
         assert f(tf.constant(2)).numpy() == 3
-        assert capsys.readouterr().out == "body Tensor False\nbody Tensor False\n"
+        assert capsys.readouterr().out == "body EagerTensor False\nbody EagerTensor False\n"
     finally:
         tf.config.run_functions_eagerly(False)
     assert f(tf.constant(5)).numpy() == 6

@@ -217,6 +217,7 @@ def test_call_errors_name_the_layer_and_its_arguments_as_keras2():
         Reshapes(name="b")(tf.ones((2,)), flag=[1, 2])
     assert str(info.value) == (
         "Exception encountered when calling layer 'b' (type Reshapes).\n\n"
+        "{{function_node __wrapped__Reshape_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
         "Input to reshape is a tensor with 2 values, but the requested shape has 7 [Op:Reshape]\n\n"
         "Call arguments received by layer 'b' (type Reshapes):\n"
         "  • x=tf.Tensor(shape=(2,), dtype=float32)\n"

@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "bindings/tensor_types.h"
 #include "core/tensor.h"
 
 namespace ef {

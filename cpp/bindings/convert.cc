@@ -15,6 +15,7 @@
 namespace ef {
 
 PyTypeObject* g_tensor_type = nullptr;
+PyTypeObject* g_eager_tensor_type = nullptr;
 
 namespace {
 
@@ -197,7 +198,7 @@ Tensor convert_value(py::handle v, DType dtype, bool exact);
 
 Tensor to_tensor(py::handle v, DType dtype, bool exact) {
   PyObject* o = v.ptr();
-  if (Py_TYPE(o) == g_tensor_type || PyObject_TypeCheck(o, g_tensor_type)) return v.cast<Tensor>();
+  if (Py_TYPE(o) == g_eager_tensor_type || PyObject_TypeCheck(o, g_tensor_type)) return tensor_of(o);
   Tensor t = convert_value(v, dtype, exact);
   // While building a graph, a value converted here (a Python number, list, array) is a constant
   // of the graph; an existing eager tensor, by contrast, is captured (see graph_execute).

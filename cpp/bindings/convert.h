@@ -3,14 +3,26 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include "bindings/tensor_types.h"
 #include "core/tensor.h"
 #include "ops/attrs.h"
 
 namespace ef {
 namespace py = pybind11;
 
-// The Python Tensor type object (set when the class is bound).
+// The Python Tensor type objects (set when the classes are bound): tf.Tensor, the base, and
+// EagerTensor, the class of every eager tensor (exact-type checks on hot paths).
 extern PyTypeObject* g_tensor_type;
+extern PyTypeObject* g_eager_tensor_type;
+
+// The tensor held by a Python tensor object (any of the three classes, which share one layout:
+// reads the holder without pybind11's type lookup, which a subclass instance would take).
+inline const Tensor& tensor_of(PyObject* o) {
+  py::detail::value_and_holder vh = reinterpret_cast<py::detail::instance*>(o)->get_value_and_holder();
+  if (!vh.holder_constructed())  // a Python subclass whose __init__ made no tensor
+    throw py::type_error("Tensor.__init__() must be called when overriding __init__");
+  return vh.holder<Tensor>();
+}
 
 // Converts `value` to a tensor; tensors pass unchanged. `dtype` (kInvalid for none) is a hint
 // (TF's convert_to_tensor(dtype_hint=...)): values adopt it where they fit, else keep their own

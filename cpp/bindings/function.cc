@@ -48,12 +48,6 @@ void put(std::string& key, T v) {
   key.append(reinterpret_cast<const char*>(&v), sizeof(T));
 }
 
-// The tensor held by a Python Tensor object (exact type: read the holder without a type lookup).
-const Tensor& tensor_of(PyObject* o) {
-  auto* inst = reinterpret_cast<py::detail::instance*>(o);
-  return inst->get_value_and_holder().holder<Tensor>();
-}
-
 // Nesting deeper than this goes to Python (which keys any depth).
 constexpr int kMaxDepth = 16;
 
@@ -118,7 +112,7 @@ bool is_namedtuple(PyObject* o) {
 // value; tuples, lists, str-keyed dicts and namedtuples: their structure and items) and its tensors
 // in tf.nest order. False for anything else: the caller takes the general path.
 bool encode_value(PyObject* o, std::string& key, std::vector<Tensor>* feeds, int depth) {
-  if (Py_TYPE(o) == g_tensor_type) {
+  if (Py_TYPE(o) == g_eager_tensor_type) {
     const Tensor& t = tensor_of(o);
     if (t->is_symbolic()) return false;
     const Shape& s = t->shape();

@@ -23,8 +23,17 @@ std::vector<py::object>& dtype_objects() {
 }  // namespace
 
 void init_tensor(py::module_& m) {
-  py::class_<TensorImpl, std::shared_ptr<TensorImpl>> cls(m, "Tensor");
+  // Plain `type` as metaclass: Python's isinstance(x, tf.Tensor) then takes its C fast path for the
+  // subclasses (pybind11's metaclass would send it through a __instancecheck__ call). Tensors have
+  // no static properties or Python constructors, which are what pybind11's metaclass adds.
+  const py::metaclass meta(reinterpret_cast<PyObject*>(&PyType_Type));
+  py::class_<TensorImpl, std::shared_ptr<TensorImpl>> cls(m, "Tensor", meta);
   g_tensor_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
+  // Their holders, shared_ptrs of member-less subclasses, have shared_ptr<TensorImpl>'s layout:
+  // tensor_of and the base's loader read them as the base's.
+  py::class_<EagerTensorClass, TensorImpl, std::shared_ptr<EagerTensorClass>> eager(m, "EagerTensor", meta);
+  g_eager_tensor_type = reinterpret_cast<PyTypeObject*>(eager.ptr());
+  py::class_<SymbolicTensorClass, TensorImpl, std::shared_ptr<SymbolicTensorClass>>(m, "SymbolicTensor", meta);
 
   m.def("set_dtype_objects", [](py::dict d) {
     for (auto kv : d) dtype_objects()[kv.first.cast<int>()] = py::reinterpret_borrow<py::object>(kv.second);

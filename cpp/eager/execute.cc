@@ -1,6 +1,10 @@
 // Eager dispatch: pick the kernel for the context's device, run it, tag errors with the op.
 #include "eager/execute.h"
 
+#include <string>
+#include <string_view>
+#include <variant>
+
 #include "core/errors.h"
 #include "eager/check_numerics.h"
 #include "eager/context.h"
@@ -38,6 +42,32 @@ void record_on_tapes(const OpDef& op, const std::vector<Tensor>& inputs, std::ve
   record(op, inputs, outputs, attrs, graph);
 }
 
+// TF runs an eager op as a function named after the op, the attrs that size its lists (TF's
+// number attrs) and the device; its kernel errors start with that function's name.
+std::string wrapped_function_node(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs,
+                                  const DeviceSpec& device) {
+  std::string name = str_cat("{{function_node __wrapped__", op.name);
+  // A variadic input of one type attr is sized by TF's number attr N (type lists are not).
+  for (size_t i = 0; i < op.inputs.size(); ++i) {
+    const std::string& in = op.inputs[i];
+    if (in.empty() || in.back() != '*' || i >= op.input_types.size() || op.input_types[i].empty()) continue;
+    name += str_cat("_N_", inputs.size() - (op.inputs.size() - 1));
+    break;
+  }
+  for (const char* a : {"num_split", "num"}) {
+    if (const AttrValue* v = attrs.find(a))
+      if (const int64_t* n = std::get_if<int64_t>(v)) name += str_cat("_", a, "_", *n);
+  }
+  // The ops whose outputs a type list sizes (a dataset op's output_types only describes its element).
+  if (op.name == "IteratorGetNext" || op.name == "IteratorGetNextSync" || op.name == "OptionalGetValue") {
+    if (const AttrValue* v = attrs.find("output_types")) {
+      if (const auto* types = std::get_if<std::vector<DType>>(v)) name += str_cat("_output_types_", types->size());
+      if (const auto* ints = std::get_if<std::vector<int64_t>>(v)) name += str_cat("_output_types_", ints->size());
+    }
+  }
+  return str_cat(name, "_device_", device.name(), "}} ");
+}
+
 }  // namespace
 
 std::vector<Tensor> execute(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs,
@@ -62,7 +92,15 @@ std::vector<Tensor> execute(const OpDef& op, const std::vector<Tensor>& inputs, 
   } catch (const OpError& e) {
     rethrow_tagged(op, e);
   }
-  std::vector<Tensor> out = run_kernel(op, select_kernel(op, ctx.device.type), inputs, attrs);
+  const KernelFn kernel = select_kernel(op, ctx.device.type);
+  std::vector<Tensor> out;
+  try {
+    out = run_kernel(op, kernel, inputs, attrs);
+  } catch (const OpError& e) {
+    // Function calls report their graph's node instead; an op run by a kernel keeps the inner name.
+    if (op.runs_functions || std::string_view(e.what()).rfind("{{function_node ", 0) == 0) throw;
+    throw OpError(e.code(), str_cat(wrapped_function_node(op, inputs, attrs, ctx.device), e.what()));
+  }
   if (check_numerics_enabled()) check_numerics_eager(op, inputs, out);  // tf.debugging.enable_check_numerics
   if (ctx.tape_depth > 0) record_on_tapes(op, inputs, out, attrs, nullptr);  // tf.GradientTape
   return out;

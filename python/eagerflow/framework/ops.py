@@ -407,17 +407,27 @@ def _graph(self):
     raise AttributeError("Tensor.graph is undefined when eager execution is enabled.")
 
 
+# Graphs whose tensors iterate in Python: Keras' functional construction runs layers on placeholders
+# where TF iterates its KerasTensors into rows (Keras adds and removes its graph's id).
+ITERABLE_GRAPH_IDS = set()
+
+
+def operator_not_allowed(what):
+    """TF's OperatorNotAllowedInGraphError for a Python operation on a symbolic tensor."""
+    from eagerflow.framework.errors import OperatorNotAllowedInGraphError
+    return OperatorNotAllowedInGraphError(
+        f"{what} is not allowed. You can attempt the following "
+        "resolutions to the problem: If you are running in Graph mode, use Eager execution mode or decorate "
+        "this function with @tf.function. If you are using AutoGraph, you can try decorating this function "
+        "with @tf.function. If that does not work, then you may be using an unsupported feature or your "
+        "source code may not be visible to AutoGraph. See "
+        "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/"
+        "limitations.md#access-to-source-code for more information.")
+
+
 def _bool(self):
     if self._is_symbolic:
-        from eagerflow.framework.errors import OperatorNotAllowedInGraphError
-        raise OperatorNotAllowedInGraphError(
-            "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed. You can attempt the following "
-            "resolutions to the problem: If you are running in Graph mode, use Eager execution mode or decorate "
-            "this function with @tf.function. If you are using AutoGraph, you can try decorating this function "
-            "with @tf.function. If that does not work, then you may be using an unsupported feature or your "
-            "source code may not be visible to AutoGraph. See "
-            "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/"
-            "limitations.md#access-to-source-code for more information.")
+        raise operator_not_allowed("Using a symbolic `tf.Tensor` as a Python `bool`")
     return _eager_bool(self)
 
 

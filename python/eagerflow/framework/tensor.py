@@ -1,4 +1,5 @@
-"""Python-side methods of tf.Tensor (the class itself and its hot operators are C++). Methods that
+"""Python-side methods of tf.Tensor (the class, its subclasses EagerTensor and SymbolicTensor, and its
+hot operators are C++). Methods that
 run ops are attached by the ops modules that define those ops (iteration: array_ops, indexing:
 slice_ops, @: linalg_ops), as TF's math_ops and array_ops do."""
 import numpy as np
@@ -9,6 +10,11 @@ from eagerflow.framework.tensor_shape import TensorShape
 Tensor = _core.Tensor
 Tensor.__module__ = "eagerflow"
 Tensor.__qualname__ = "Tensor"
+# Every tensor is one of TF's two concrete classes (the C++ wrapper picks one per tensor).
+EagerTensor = _core.EagerTensor
+SymbolicTensor = _core.SymbolicTensor
+for _cls in (EagerTensor, SymbolicTensor):
+    _cls.__module__ = "eagerflow.framework.tensor"
 
 
 def _numpy_text(t, is_repr=False):
@@ -147,6 +153,13 @@ for _n, _f in {
 }.items():
     setattr(Tensor, _n, _f)
 
+def _new(cls, *args, **kwargs):
+    # Tensors come from ops only: an instance made here, of a Python subclass too, would hold none
+    # (C++ wraps its tensors without calling __new__).
+    raise TypeError(f"{cls.__module__}.{cls.__qualname__}: No constructor defined!")
+
+
+Tensor.__new__ = staticmethod(_new)
 Tensor.shape = property(lambda self: TensorShape(self._shape_tuple))
 Tensor.device = property(lambda self: _core.current_device())
 Tensor.name = property(_name)

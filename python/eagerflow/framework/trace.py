@@ -7,10 +7,11 @@ class TracingContext:
 
     def __init__(self, is_legacy_signature=False):
         self._is_legacy_signature = is_legacy_signature
-        self._alias_ids = {}  # id(variable) -> its alias id (the order of first appearance)
+        self._alias_ids = {}
 
-    def _alias_id(self, value):
-        return self._alias_ids.setdefault(id(value), len(self._alias_ids))
+    def _alias_id(self, obj):
+        """The number of `obj` among the objects of one call that may alias (variables), from 0."""
+        return self._alias_ids.setdefault(id(obj), len(self._alias_ids))
 
     @property
     def is_legacy_signature(self):

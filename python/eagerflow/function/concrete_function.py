@@ -7,6 +7,7 @@ from eagerflow import _core
 from eagerflow.framework import errors
 from eagerflow.framework.tensor import Tensor
 from eagerflow.eager import function_grad
+from eagerflow.function import function_type as function_type_lib
 from eagerflow.function import trace_type
 from eagerflow.framework import nest
 
@@ -36,6 +37,7 @@ class ConcreteFunction:
                            for x in nest.flatten(func_graph.structured_outputs, expand_composites=True)]
         self._call = None  # (op type, attrs) of the call op a tape records (_call_op)
         self._saving_call = None  # the same call returning the values its gradient reads
+        self._function_type = None
 
     @property
     def graph(self):
@@ -64,6 +66,19 @@ class ConcreteFunction:
     @property
     def name(self):
         return self._graph.name
+
+    @property
+    def function_type(self):
+        """The trace's FunctionType (TF 2.21): parameters typed by TraceTypes, output, captures."""
+        if self._function_type is None:
+            g = self._graph
+            if self._params is None:  # traced elsewhere: the flat placeholders are the parameters
+                params = [(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in self._arg_keywords]
+                types = [trace_type.from_value(t) for t in g.inputs[:self._num_inputs]]
+            else:
+                params, types = self._params, self._types
+            self._function_type = function_type_lib.of_trace(params, types, g.structured_outputs, g)
+        return self._function_type
 
     # --- calling ---------------------------------------------------------------------------------
 
@@ -274,7 +289,7 @@ class ConcreteFunction:
         return self.__repr__()
 
     def __repr__(self):
-        return "<ConcreteFunction %s at 0x%X>" % (self._structured_signature_summary(), id(self))
+        return "<ConcreteFunction %s at 0x%X>" % (self.function_type, id(self))
 
 
 def _has_tensors(t):
@@ -335,7 +350,7 @@ def _check_arg(arg, t, spec, name, summary):
 def _same_container(t, arg, spec):
     if isinstance(t, trace_type.DictType):
         return isinstance(arg, dict) and set(arg) == set(spec)
-    if isinstance(t, (trace_type.NamedTupleType, trace_type.DataclassType)):
+    if isinstance(t, trace_type.NamedTupleType):
         return type(arg) is type(spec)
     cls = tuple if isinstance(t, trace_type.TupleType) else list
     return isinstance(arg, cls) and len(arg) == len(t.components)

@@ -9,6 +9,7 @@ import numpy as np
 
 from eagerflow import _core
 from eagerflow.autograph._impl import api
+from eagerflow.function import function_type as function_type_lib
 from eagerflow.function import input_signature as input_signature_lib
 from eagerflow.function import retracing_warning, trace_type
 from eagerflow.function.concrete_function import ConcreteFunction
@@ -60,6 +61,11 @@ class Function:
     @property
     def input_signature(self):
         return self._input_signature
+
+    @property
+    def function_type(self):
+        """The parameters as traced calls bind them, typed only where input_signature fixes them."""
+        return function_type_lib.of_python_function(self._signature, self._input_signature)
 
     def experimental_get_tracing_count(self):
         return self._tracing_count

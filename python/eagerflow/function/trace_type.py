@@ -6,13 +6,11 @@ what it returns, and any other object by weak reference and its equality/hash: a
 object never matches again and the cache does not keep the object alive.
 """
 import collections.abc
-import copy
-import dataclasses
 import weakref
 
 import numpy as np
 
-from eagerflow.framework.tensor import Tensor
+from eagerflow.framework.tensor import EagerTensor, Tensor
 from eagerflow.framework.trace import TraceType, TracingContext
 from eagerflow.framework.type_spec import CompositeTensor, TypeSpec
 
@@ -104,8 +102,8 @@ class TensorType(_Builtin):
     def __hash__(self):
         return self._hash
 
-    def __repr__(self):
-        return "TensorType(%s, %s)" % (self.dtype_enum, self.shape)
+    def __repr__(self):  # TF's tensor type is its TensorSpec
+        return repr(self.spec())
 
 
 class _Ref:
@@ -168,8 +166,8 @@ class VariableType(_Builtin):
         from eagerflow.ops.variable_spec import VariableSpec
         return VariableSpec(self.shape, dtypes.as_dtype(self.dtype_enum), self.trainable, self.alias_id)
 
-    def __repr__(self):
-        return "VariableType(%s, %s, %s, %s)" % (self.dtype_enum, self.shape, self.trainable, self.alias_id)
+    def __repr__(self):  # as TF prints the type in function_type
+        return repr(self.spec())
 
 
 class WeakrefType(_Builtin):
@@ -192,7 +190,7 @@ class WeakrefType(_Builtin):
         return self._r.hash
 
     def __repr__(self):
-        return "WeakrefType(%r)" % (self._r.ref(),)
+        return "Weakref[%r])" % (self._r.ref,)  # TF's text, its stray parenthesis included
 
 
 class Literal(_Builtin):
@@ -213,7 +211,7 @@ class Literal(_Builtin):
         return self._hash
 
     def __repr__(self):
-        return "Literal(%r)" % (self.value,)
+        return "Literal[%r]" % (self.value,)
 
 
 # --- containers ----------------------------------------------------------------------------------
@@ -264,11 +262,16 @@ class _Composite(_Builtin):
         return self._hash
 
     def __repr__(self):
-        return "%s(%r, %r)" % (type(self).__name__, self.tag, self.components)
+        return "%s[%s]" % (self._type_name, ", ".join(map(repr, self.components)))
+
+
+def _pairs(names, types):
+    return ", ".join("[%r, %r]" % (n, t) for n, t in zip(names, types))
 
 
 class TupleType(_Composite):
     __slots__ = ()
+    _type_name = "Tuple"
 
     def _rebuild(self, value, children):
         return tuple(children)
@@ -276,6 +279,7 @@ class TupleType(_Composite):
 
 class ListType(_Composite):
     __slots__ = ()
+    _type_name = "List"
 
     def _rebuild(self, value, children):
         return list(children)
@@ -288,6 +292,9 @@ class NamedTupleType(_Composite):
     def _rebuild(self, value, children):
         return type(value)(*children)
 
+    def __repr__(self):
+        return "%s[%s]" % (self.tag[0].__name__, _pairs(self.tag[1], self.components))
+
 
 class DictType(_Composite):
     """tag: (mapping class, keys sorted as tf.nest sorts them); components in that key order."""
@@ -296,24 +303,13 @@ class DictType(_Composite):
     def _children(self, value):
         return [value[k] for k in self.tag[1]]
 
+    def __repr__(self):
+        return "Dict[%s]" % _pairs(self.tag[1], self.components)
+
     def _rebuild(self, value, children):
         d = dict(zip(self.tag[1], children))
         items = [(k, d[k]) for k in value]  # the caller's key order
         return dict(items) if type(value) is dict else type(value)(items)
-
-
-class DataclassType(_Composite):
-    """tag: (class, field names)."""
-    __slots__ = ()
-
-    def _children(self, value):
-        return [getattr(value, f) for f in self.tag[1]]
-
-    def _rebuild(self, value, children):
-        new = copy.copy(value)
-        for f, c in zip(self.tag[1], children):
-            object.__setattr__(new, f, c)  # frozen dataclasses too
-        return new
 
 
 class CompositeType(_Builtin):
@@ -347,7 +343,7 @@ class CompositeType(_Builtin):
         return hash((CompositeType, self.spec))
 
     def __repr__(self):
-        return "CompositeType(%r)" % (self.spec,)
+        return repr(self.spec)
 
 
 # --- dispatch on built-in vs user types ---------------------------------------------------------
@@ -388,7 +384,7 @@ def _is_variable(value):
 def from_value(value, context=None):
     """The TraceType of one argument value (raises TypeError for unhashable plain objects)."""
     cls = type(value)
-    if cls is Tensor:
+    if cls is EagerTensor:
         return TensorType(value._dtype_enum, value._shape_tuple)
     if isinstance(value, _LITERALS):
         return Literal(value)
@@ -417,9 +413,6 @@ def from_value(value, context=None):
     if isinstance(value, collections.abc.Mapping):
         keys = tuple(sorted(value, key=_sort_key))
         return DictType((cls, keys), [from_value(value[k], context) for k in keys])
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        names = tuple(f.name for f in dataclasses.fields(value))
-        return DataclassType((cls, names), [from_value(getattr(value, n), context) for n in names])
     try:
         return WeakrefType(value)
     except TypeError:

@@ -7,6 +7,7 @@ import numpy as np
 from eagerflow import _core
 from eagerflow.framework import dispatch as _dispatch
 from eagerflow.framework import dtypes
+from eagerflow.framework.ops import ITERABLE_GRAPH_IDS, operator_not_allowed
 from eagerflow.framework.tensor_shape import TensorShape
 from eagerflow.ops import reduction_ops
 from eagerflow.ops._execute import convert_to_tensor, execute, execute1
@@ -284,14 +285,16 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
 
 
 def _tensor_iter(self):
-    """Tensor.__iter__: the tensor unstacked along its first dimension (one Unpack op)."""
+    """Tensor.__iter__: the tensor unstacked along its first dimension (one Unpack op). A graph
+    tensor is not iterable in Python (AutoGraph turns `for` over one into a while loop), as in TF."""
     shape = self._shape_tuple
     if self._is_symbolic:
-        if shape is None or len(shape) == 0:
+        if self._graph.id not in ITERABLE_GRAPH_IDS:
+            raise operator_not_allowed("Iterating over a symbolic `tf.Tensor`")
+        if shape is None or len(shape) == 0 or shape[0] is None:
             raise TypeError("Cannot iterate over a scalar tensor." if shape == () else
-                            "Cannot iterate over a tensor with unknown shape.")
-        if shape[0] is None:
-            raise TypeError("Cannot iterate over a tensor with unknown first dimension.")
+                            "Cannot iterate over a tensor with unknown shape." if shape is None else
+                            "Cannot iterate over a tensor with unknown first dimension.")
     elif self.ndim == 0:
         raise TypeError("Cannot iterate over a scalar tensor.")
     return iter(unstack(self, num=shape[0]))

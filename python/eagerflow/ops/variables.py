@@ -94,6 +94,10 @@ class Variable:
 
     __array_priority__ = 100
 
+    def __new__(cls, *args, **kwargs):
+        # tf.Variable(...) makes a ResourceVariable, as TF's VariableMetaclass does; subclasses are their own.
+        return object.__new__(ResourceVariable if cls is Variable else cls)
+
     def __init__(self, initial_value=None, trainable=None, validate_shape=True, caching_device=None, name=None,
                  variable_def=None, dtype=None, import_scope=None, constraint=None,
                  synchronization=VariableSynchronization.AUTO, aggregation=VariableAggregation.NONE, shape=None,
@@ -451,6 +455,11 @@ class _GraphVariable:
 
 def _list_text(dims):
     return "[" + ",".join(str(d) for d in dims) + "]"
+
+
+class ResourceVariable(Variable):
+    """The class of the variables tf.Variable makes (TF's ResourceVariable): every variable here is
+    a resource handle."""
 
 
 class _UnreadVariable(Variable):

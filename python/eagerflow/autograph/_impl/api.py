@@ -1,19 +1,13 @@
 """AutoGraph's user API: converted_call (the runtime entry of every call in converted code),
-tf_convert, to_graph, to_code, do_not_convert, and error rewriting ("in user code:")."""
+tf_convert, to_graph, to_code, do_not_convert; errors are rewritten by user_errors.py."""
 import functools
-import inspect
 import sys
-import traceback
 import types
 
 from eagerflow.autograph._impl import conversion
+from eagerflow.autograph._impl.user_errors import StagingError, rewrite_error  # noqa: F401 (API)
 from eagerflow.autograph._operators.py_builtins import BUILTIN_OVERLOADS
 from eagerflow.autograph._pyct.parser import ConversionError
-from eagerflow.framework import errors as _errors
-
-
-class StagingError(Exception):
-    """An error raised while tracing converted code that is not re-raised as its own type."""
 
 
 class AutoGraphError(Exception):
@@ -128,85 +122,3 @@ def do_not_convert(func=None):
         return func(*args, **kwargs)
     wrapper.__ag_do_not_convert__ = True
     return wrapper
-
-
-# --- errors --------------------------------------------------------------------------------------
-
-# Error types re-raised as themselves with the "in user code" frames in their message.
-_STRING_CONSTRUCTOR_ERRORS = (AssertionError, AttributeError, NameError, NotImplementedError, RuntimeError,
-                              StopIteration, TypeError, UnboundLocalError, ValueError, KeyError, IndexError,
-                              ZeroDivisionError, OverflowError, LookupError, ArithmeticError)
-
-
-def _user_frames(tb):
-    """(filename, lineno, function name, converted?) of frames in user code, innermost last."""
-    out = []
-    current = None  # generated bodies (if_body, loop_body, ...) show their user function's name
-    for frame, lineno in traceback.walk_tb(tb):
-        code = frame.f_code
-        fname = code.co_filename
-        if "/eagerflow/" in fname or fname.startswith("<") or "site-packages" in fname:
-            continue
-        name = code.co_name
-        converted = name.startswith("tf__") or "ag__" in code.co_freevars
-        if name.startswith("tf__"):
-            name = current = name[4:]
-        elif converted and current is not None:
-            name = current
-        out.append((fname, lineno, name, converted))
-    return out
-
-
-def rewrite_error(e, tb):
-    """The exception to raise for error `e` escaping a converted function's trace: same type with
-    "in user code:" and the user's frames (TF's form), or StagingError for other types."""
-    if getattr(e, "ag_rewritten", False) or getattr(e, "ag_pass_through", False):
-        return e
-    if "is out of scope and cannot be used here" in str(e):
-        return e  # TF's InaccessibleTensorError is not rewritten either
-    frames = [f for f in _user_frames(tb) if f[3]]
-    if not frames:
-        return e
-    import linecache
-    lines = ["in user code:", ""]
-    for fname, lineno, name, converted in frames:
-        lines.append('    File "%s", line %d, in %s%s' % (fname, lineno, name, "  *" if converted else ""))
-        src = linecache.getline(fname, lineno).strip()
-        if src:
-            lines.append("        " + src)
-        lines.append("")
-    text = str(e) if not isinstance(e, KeyError) or not e.args else str(e.args[0])
-    lines.append("    %s: %s" % (type(e).__name__, text.replace("\n", "\n    ")))
-    lines.append("")
-    msg = "\n".join(lines)
-    new = None
-    if (type(e) in _STRING_CONSTRUCTOR_ERRORS or type(e) is _errors.OperatorNotAllowedInGraphError) and not isinstance(
-            e, RecursionError):  # TF re-raises OperatorNotAllowedInGraphError as itself
-        try:
-            new = type(e)(msg)
-        except Exception:  # noqa: BLE001 - a constructor that needs other arguments
-            new = None
-    if new is None:
-        if isinstance(e, _STRING_CONSTRUCTOR_ERRORS + (RecursionError,)):
-            new = _staging_class(type(e))(msg)
-        else:
-            return e  # tf.errors.* and others keep their own form
-    new.ag_rewritten = True
-    return new
-
-
-_staging_classes = {}
-
-
-def _staging_class(cls):
-    """StagingError that is also a `cls` (so `except RecursionError` still catches it), named
-    StagingError as TF's is."""
-    sub = _staging_classes.get(cls)
-    if sub is None:
-        sub = type("StagingError", (StagingError, cls), {"__module__": StagingError.__module__})
-        sub.__qualname__ = "StagingError"
-        _staging_classes[cls] = sub
-    return sub
-
-
-_ = inspect  # kept for callers that introspect through this module

@@ -4,7 +4,7 @@ does in its Keras graph."""
 from eagerflow import _core
 from eagerflow.framework import nest
 from eagerflow.framework.building import building
-from eagerflow.framework.ops import current_name_scope
+from eagerflow.framework.ops import ITERABLE_GRAPH_IDS, current_name_scope
 from eagerflow.keras._layers import call_info
 from eagerflow.keras._layers.keras_tensor import KerasTensor, keras_tensor_from
 
@@ -64,10 +64,14 @@ def symbolic_call(layer, args, kwargs):
         dims = None if x.shape.rank is None else [-1 if d is None else d for d in x.shape.as_list()]
         return g.add_placeholder(x.dtype._type_enum, dims, "input")
 
-    with building(g), call_info.functional_construction(layer):
-        real_args = nest.map_structure(placeholder, list(args))
-        real_kwargs = nest.map_structure(placeholder, kwargs)
-        out = layer(*real_args, **real_kwargs)
+    ITERABLE_GRAPH_IDS.add(g.id)
+    try:
+        with building(g), call_info.functional_construction(layer):
+            real_args = nest.map_structure(placeholder, list(args))
+            real_kwargs = nest.map_structure(placeholder, kwargs)
+            out = layer(*real_args, **real_kwargs)
+    finally:
+        ITERABLE_GRAPH_IDS.discard(g.id)
     outputs = nest.map_structure(lambda t: keras_tensor_from(t, getattr(t, "name", None)), out)
     Node(layer, tuple(args), kwargs, outputs)
     return outputs
