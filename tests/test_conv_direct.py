@@ -96,22 +96,42 @@ def test_direct_conv_matches_numpy_and_im2col(kernel, xs, ws, stride, padding, d
     np.testing.assert_allclose(y, y_im2col, rtol=1e-4, atol=1e-5 * scale)
 
 
-@pytest.mark.parametrize("padding, dil", [("SAME", (1, 1)), ("VALID", (2, 1)),
-                                          ([[0, 0], [1, 2], [0, 1], [0, 0]], (1, 1))])
-def test_direct_input_gradient_matches_numpy(kernel, padding, dil):
-    # Stride 1: the input gradient is a direct convolution of out_backprop with the flipped filter.
-    x = rng.standard_normal((2, 9, 8, 5)).astype(np.float32)
-    w = rng.standard_normal((3, 3, 5, 19)).astype(np.float32)
-    y = tf.nn.conv2d(x, w, 1, padding, dilations=dil)
-    dout = rng.standard_normal(y.shape).astype(np.float32)
-    got = tf.nn.conv2d_backprop_input(x.shape, w, dout, 1, padding, dilations=dil).numpy()
+GRAD_CASES = [
+    # x shape, (kh, kw, out_c), strides, padding, dilations
+    ((2, 9, 8, 5), (3, 3, 19), (1, 1), "SAME", (1, 1)),    # stride 1: the flipped-filter forward kernel
+    ((1, 10, 9, 3), (3, 3, 40), (1, 1), "VALID", (2, 1)),
+    ((2, 7, 8, 6), (3, 2, 17), (1, 1), [[0, 0], [1, 2], [0, 1], [0, 0]], (1, 1)),
+    ((1, 3, 4, 2), (3, 3, 3), (1, 1), [[0, 0], [4, 4], [4, 5], [0, 0]], (1, 1)),  # padding past the window
+    ((2, 9, 8, 17), (3, 3, 33), (2, 2), "SAME", (1, 1)),   # strided: the gathering kernel
+    ((3, 11, 10, 4), (5, 5, 20), (2, 3), "VALID", (1, 1)),
+    ((1, 8, 9, 16), (1, 1, 64), (2, 2), "SAME", (1, 1)),
+    ((2, 7, 9, 5), (2, 4, 16), (3, 2), [[0, 0], [2, 1], [1, 3], [0, 0]], (1, 1)),
+    ((1, 17, 19, 64), (3, 3, 64), (2, 1), "SAME", (1, 1)),
+]
+
+
+def _im2col_grads(x, w, dout, stride, padding, dil):
     prev = _core.set_conv_kernel("im2col")
     try:
-        want = tf.nn.conv2d_backprop_input(x.shape, w.astype(np.float64), dout.astype(np.float64), 1, padding,
-                                           dilations=dil).numpy()
+        x64, w64, d64 = x.astype(np.float64), w.astype(np.float64), dout.astype(np.float64)
+        dx = tf.nn.conv2d_backprop_input(x.shape, w64, d64, stride, padding, dilations=dil).numpy()
+        dw = tf.nn.conv2d_backprop_filter(x64, w.shape, d64, stride, padding, dilations=dil).numpy()
     finally:
         _core.set_conv_kernel(prev)
-    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+    return dx, dw
+
+
+@pytest.mark.parametrize("xs, ws, stride, padding, dil", GRAD_CASES + CASES)
+def test_direct_gradients_match_float64(kernel, xs, ws, stride, padding, dil):
+    x = rng.standard_normal(xs).astype(np.float32)
+    w = rng.standard_normal(ws[:2] + (xs[3], ws[2])).astype(np.float32)
+    y = tf.nn.conv2d(x, w, stride, padding, dilations=dil)
+    dout = rng.standard_normal(y.shape).astype(np.float32)
+    dx = tf.nn.conv2d_backprop_input(x.shape, w, dout, stride, padding, dilations=dil).numpy()
+    dw = tf.nn.conv2d_backprop_filter(x, w.shape, dout, stride, padding, dilations=dil).numpy()
+    want_dx, want_dw = _im2col_grads(x, w, dout, stride, padding, dil)
+    np.testing.assert_allclose(dx, want_dx, rtol=1e-4, atol=1e-5 * np.sqrt(ws[0] * ws[1] * ws[2]))
+    np.testing.assert_allclose(dw, want_dw, rtol=1e-4, atol=1e-5 * np.sqrt(y.shape[0] * y.shape[1] * y.shape[2]))
 
 
 @pytest.mark.parametrize("stride, padding", [(1, "SAME"), (2, "VALID")])

@@ -1,8 +1,9 @@
-// CPU Conv2D and its gradients (NHWC input, HWIO filter). float32 convolutions, filter gradients
-// and stride-1 input gradients (which are convolutions) run the direct kernels of conv_direct.h;
-// the rest is im2col + GEMM: each output pixel's receptive field becomes a row of k_h*k_w*in_c values (zeros where the
-// window leaves the padded input), multiplied by the filter viewed as [k_h*k_w*in_c, out_c]. 1x1
-// stride-1 convolutions are plain GEMMs on the input itself.
+// CPU Conv2D and its gradients (NHWC input, HWIO filter). float32 convolutions and both gradients
+// run the direct kernels of conv_direct.h (stride-1 input gradients as forward convolutions);
+// double, and float32 under set_conv_kernel("im2col"), is im2col + GEMM: each output pixel's
+// receptive field becomes a row of k_h*k_w*in_c values (zeros where the window leaves the padded
+// input), multiplied by the filter viewed as [k_h*k_w*in_c, out_c]. 1x1 stride-1 convolutions are
+// plain GEMMs on the input itself.
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -181,6 +182,9 @@ void conv2d_backprop_input(const Conv2DGeometry& g, const T* filter, const T* do
       }
     conv2d(flipped, dout, f.data(), din);
     return;
+  }
+  if constexpr (std::is_same_v<T, float>) {
+    if (conv_direct_enabled()) return conv2d_backprop_input_direct_f32(g, filter, dout, din);
   }
   // Strided: d(patches) = dout @ filter^T scattered back (col2im); images run in parallel since
   // their patches never overlap.

@@ -27,7 +27,7 @@ const DirectIsa* variants[] = {&direct_isa_avx512(), &direct_isa_avx2(), &direct
 
 const DirectIsa* best() {
   for (const DirectIsa* v : variants)
-    if (v->run && cpu_has(v->name)) return v;
+    if (v->built && cpu_has(v->name)) return v;
   return nullptr;
 }
 
@@ -68,7 +68,7 @@ void set_conv_kernel(const std::string& name) {
   if (name == "im2col") return active().store(nullptr);
   for (const DirectIsa* v : variants)
     if (name == v->name) {
-      if (!v->run || !cpu_has(v->name))
+      if (!v->built || !cpu_has(v->name))
         throw_error(Code::kInvalidArgument, "set_conv_kernel: this CPU or build has no '", name, "' kernel");
       return active().store(v);
     }
@@ -81,10 +81,11 @@ bool conv_direct_enabled() { return active().load() != nullptr; }
 void conv2d_direct_f32(const Conv2DGeometry& g, const float* in, const float* filter, float* out) {
   const DirectIsa& isa = *active().load();
   const int64_t taps = g.k_h * g.k_w, w = isa.w, nvec = (g.out_c + w - 1) / w;
-  // Packed filter: per block of isa.nvb vectors, [tap][in_c][the block's channels, zero past out_c].
+  const DirectTile& tile = isa.tile_for(nvec);
+  // Packed filter: per block of tile.nvb vectors, [tap][in_c][the block's channels, zero past out_c].
   AlignedFloats packed(taps * g.in_c * nvec * w);
-  for (int64_t b0 = 0; b0 < nvec; b0 += isa.nvb) {
-    const int64_t cols = std::min<int64_t>(isa.nvb, nvec - b0) * w, co0 = b0 * w;
+  for (int64_t b0 = 0; b0 < nvec; b0 += tile.nvb) {
+    const int64_t cols = std::min<int64_t>(tile.nvb, nvec - b0) * w, co0 = b0 * w;
     const int64_t valid = std::min(cols, g.out_c - co0);
     float* dst = packed.data() + co0 * taps * g.in_c;
     for (int64_t k = 0; k < taps * g.in_c; ++k, dst += cols) {
@@ -96,22 +97,23 @@ void conv2d_direct_f32(const Conv2DGeometry& g, const float* in, const float* fi
   const DirectConv c{&g, in, packed.data(), out, zeros.data(), nvec};
 
   const int64_t pixels = g.batch * g.out_h * g.out_w;
-  const int64_t chunk = (kChunkPixels + isa.rw - 1) / isa.rw * isa.rw;
+  const int64_t chunk = (kChunkPixels + tile.rw - 1) / tile.rw * tile.rw;
   const int64_t nchunks = (pixels + chunk - 1) / chunk;
   const int64_t macs = pixels * taps * g.in_c * g.out_c;
   const int64_t parts = macs < kSplitMacs ? 1 : std::max<int64_t>(1, std::min<int64_t>(num_threads(), nchunks));
-  const size_t scratch_bytes = static_cast<size_t>(direct_conv_scratch(taps, isa.rw, std::min(chunk, pixels)));
+  const size_t scratch_bytes = static_cast<size_t>(direct_conv_scratch(taps, tile.rw, std::min(chunk, pixels)));
   std::atomic<int64_t> next{0};
   parallel_for(parts, 1, [&](int64_t, int64_t) {
     AlignedFloats scratch(int64_t(scratch_bytes / sizeof(float)) + 1);
     for (int64_t i; (i = next.fetch_add(1)) < nchunks;)
-      isa.run(c, i * chunk, std::min(pixels, (i + 1) * chunk), scratch.data());
+      tile.run(c, i * chunk, std::min(pixels, (i + 1) * chunk), scratch.data());
   });
 }
 
 void conv2d_backprop_filter_direct_f32(const Conv2DGeometry& g, const float* in, const float* dout, float* dfilter) {
   const DirectIsa& isa = *active().load();
   const int64_t w = isa.w, nvec = (g.out_c + w - 1) / w, ldd = nvec * w;
+  const DirectTile& tile = isa.tile_for(nvec);
   const int64_t rows = g.k_h * g.k_w * g.in_c, fsize = rows * ldd;
   const int64_t pixels = g.batch * g.out_h * g.out_w;
   const int64_t chunk = kChunkPixels / 2;  // its padded out_backprop rows stay in L1/L2 across the taps
@@ -126,7 +128,7 @@ void conv2d_backprop_filter_direct_f32(const Conv2DGeometry& g, const float* in,
   parallel_for(parts, 1, [&](int64_t p0, int64_t) {
     AlignedFloats scratch(int64_t(scratch_bytes / sizeof(float)) + 1);
     for (int64_t i; (i = next.fetch_add(1)) < nchunks;)
-      isa.filter_grad(c, i * chunk, std::min(pixels, (i + 1) * chunk), scratch.data(), sums.data() + p0 * fsize);
+      tile.filter_grad(c, i * chunk, std::min(pixels, (i + 1) * chunk), scratch.data(), sums.data() + p0 * fsize);
   });
   for (int64_t r = 0; r < rows; ++r) {
     float* dst = dfilter + r * g.out_c;
@@ -136,6 +138,39 @@ void conv2d_backprop_filter_direct_f32(const Conv2DGeometry& g, const float* in,
       for (int64_t o = 0; o < g.out_c; ++o) dst[o] += part[o];
     }
   }
+}
+
+void conv2d_backprop_input_direct_f32(const Conv2DGeometry& g, const float* filter, const float* dout, float* din) {
+  const DirectIsa& isa = *active().load();
+  const int64_t taps = g.k_h * g.k_w, w = isa.w, nvec = (g.in_c + w - 1) / w;
+  const DirectTile& tile = isa.tile_for(nvec);
+  // Packed filter: per block of tile.nvb vectors of input channels, [tap][out_c][the block's in_c].
+  AlignedFloats packed(taps * g.out_c * nvec * w);
+  for (int64_t b0 = 0; b0 < nvec; b0 += tile.nvb) {
+    const int64_t cols = std::min<int64_t>(tile.nvb, nvec - b0) * w, ci0 = b0 * w;
+    const int64_t valid = std::min(cols, g.in_c - ci0);
+    float* dst = packed.data() + ci0 * taps * g.out_c;
+    for (int64_t t = 0; t < taps; ++t)
+      for (int64_t o = 0; o < g.out_c; ++o, dst += cols) {
+        const float* f = filter + (t * g.in_c + ci0) * g.out_c + o;
+        for (int64_t j = 0; j < valid; ++j) dst[j] = f[j * g.out_c];
+        std::fill(dst + valid, dst + cols, 0.0f);
+      }
+  }
+  std::vector<float> zeros(static_cast<size_t>(g.out_c), 0.0f);
+  const DirectConv c{&g, dout, packed.data(), din, zeros.data(), nvec};
+  const int64_t rows = g.batch * g.in_h;
+  const int64_t per_task = std::max<int64_t>(1, kChunkPixels / std::max<int64_t>(g.in_w, 1));
+  const int64_t ntasks = (rows + per_task - 1) / per_task;
+  const int64_t macs = g.batch * g.out_h * g.out_w * taps * g.in_c * g.out_c;
+  const int64_t parts = macs < kSplitMacs ? 1 : std::max<int64_t>(1, std::min<int64_t>(num_threads(), ntasks));
+  const size_t scratch_bytes = static_cast<size_t>(direct_conv_scratch(taps, tile.rw, 0));
+  std::atomic<int64_t> next{0};
+  parallel_for(parts, 1, [&](int64_t, int64_t) {
+    AlignedFloats scratch(int64_t(scratch_bytes / sizeof(float)) + 1);
+    for (int64_t i; (i = next.fetch_add(1)) < ntasks;)
+      tile.input_grad(c, i * per_task, std::min(rows, (i + 1) * per_task), scratch.data());
+  });
 }
 
 }  // namespace ef

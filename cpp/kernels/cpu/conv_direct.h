@@ -14,6 +14,9 @@ void conv2d_direct_f32(const Conv2DGeometry& g, const float* in, const float* fi
 // dfilter = the filter gradient of conv(in, filter) given out_backprop dout.
 void conv2d_backprop_filter_direct_f32(const Conv2DGeometry& g, const float* in, const float* dout, float* dfilter);
 
+// din = the input gradient of conv(in, filter) given out_backprop dout, for any strides.
+void conv2d_backprop_input_direct_f32(const Conv2DGeometry& g, const float* filter, const float* dout, float* din);
+
 // The float32 convolution kernel in use: "avx512", "avx2", "generic" (the direct kernels) or
 // "im2col" (the GEMM path). set_conv_kernel("auto") picks the best the CPU supports; a variant the
 // CPU lacks is a ValueError-class error (Code::kInvalidArgument). Tests and benchmarks compare them.

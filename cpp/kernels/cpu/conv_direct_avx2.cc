@@ -1,5 +1,5 @@
-// The direct convolution's AVX2 + FMA micro-kernels: 6 pixels x 2 vectors of 8 channels in 12 of
-// the 16 ymm registers.
+// The direct convolution's AVX2 + FMA micro-kernels: 12 of the 16 ymm registers hold the sums of
+// 6 pixels x 2 vectors of 8 channels (12 x 1 for narrow layers).
 #include "kernels/cpu/conv_direct_impl.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -22,11 +22,8 @@ struct Avx2 {
   static void store(float* p, V v) { _mm256_storeu_ps(p, v); }
 };
 
-void filter_grad(const DirectFilterGrad& c, int64_t p0, int64_t p1, void* scratch, float* acc) {
-  run_filter_grad<Avx2, 6, 2>(c, p0, p1, scratch, acc);
-}
-
-void run(const DirectConv& c, int64_t p0, int64_t p1, void* scratch) { run_pixels<Avx2, 6, 2>(c, p0, p1, scratch); }
+// Built here, at compile time (constexpr): no code of this ISA runs before the CPU is checked.
+constexpr DirectTile kTiles[3] = {make_tile<Avx2, 6, 2>(), make_tile<Avx2, 6, 2>(), make_tile<Avx2, 12, 1>()};
 
 }  // namespace
 }  // namespace ef
@@ -34,7 +31,7 @@ void run(const DirectConv& c, int64_t p0, int64_t p1, void* scratch) { run_pixel
 
 namespace ef {
 const DirectIsa& direct_isa_avx2() {
-  static const DirectIsa isa{"avx2", 8, 2, 6, &run, &filter_grad};
+  static const DirectIsa isa{"avx2", 8, true, {kTiles[0], kTiles[1], kTiles[2]}};
   return isa;
 }
 }  // namespace ef
@@ -42,7 +39,7 @@ const DirectIsa& direct_isa_avx2() {
 #else
 namespace ef {
 const DirectIsa& direct_isa_avx2() {
-  static const DirectIsa isa{"avx2", 8, 2, 6, nullptr, nullptr};
+  static const DirectIsa isa{"avx2", 8, false, {}};
   return isa;
 }
 }  // namespace ef

@@ -1,5 +1,5 @@
-// The direct convolution's AVX-512 micro-kernels: 6 pixels x 4 vectors of 16 channels in 24 of the
-// 32 zmm registers.
+// The direct convolution's AVX-512 micro-kernels: 24 of the 32 zmm registers hold the sums of
+// 6 pixels x 4 vectors of 16 channels (12 x 2, 24 x 1 for narrow layers).
 #include "kernels/cpu/conv_direct_impl.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -22,11 +22,8 @@ struct Avx512 {
   static void store(float* p, V v) { _mm512_storeu_ps(p, v); }
 };
 
-void filter_grad(const DirectFilterGrad& c, int64_t p0, int64_t p1, void* scratch, float* acc) {
-  run_filter_grad<Avx512, 6, 4>(c, p0, p1, scratch, acc);
-}
-
-void run(const DirectConv& c, int64_t p0, int64_t p1, void* scratch) { run_pixels<Avx512, 6, 4>(c, p0, p1, scratch); }
+// Built here, at compile time (constexpr): no code of this ISA runs before the CPU is checked.
+constexpr DirectTile kTiles[3] = {make_tile<Avx512, 6, 4>(), make_tile<Avx512, 12, 2>(), make_tile<Avx512, 24, 1>()};
 
 }  // namespace
 }  // namespace ef
@@ -34,7 +31,7 @@ void run(const DirectConv& c, int64_t p0, int64_t p1, void* scratch) { run_pixel
 
 namespace ef {
 const DirectIsa& direct_isa_avx512() {
-  static const DirectIsa isa{"avx512", 16, 4, 6, &run, &filter_grad};
+  static const DirectIsa isa{"avx512", 16, true, {kTiles[0], kTiles[1], kTiles[2]}};
   return isa;
 }
 }  // namespace ef
@@ -42,7 +39,7 @@ const DirectIsa& direct_isa_avx512() {
 #else
 namespace ef {
 const DirectIsa& direct_isa_avx512() {
-  static const DirectIsa isa{"avx512", 16, 4, 6, nullptr, nullptr};
+  static const DirectIsa isa{"avx512", 16, false, {}};
   return isa;
 }
 }  // namespace ef

@@ -1,5 +1,5 @@
 // The direct convolution's portable micro-kernels: GCC vectors of 4 floats (SSE2 on baseline
-// x86-64, NEON on Arm), multiply then add; 6 pixels x 2 vectors in 12 registers.
+// x86-64, NEON on Arm), multiply then add; 6 pixels x 2 vectors (12 x 1) in 12 registers.
 #include "kernels/cpu/conv_direct_impl.h"
 
 #if defined(__GNUC__)
@@ -22,16 +22,13 @@ struct Generic {
   static void store(float* p, V v) { std::memcpy(p, &v, sizeof v); }
 };
 
-void filter_grad(const DirectFilterGrad& c, int64_t p0, int64_t p1, void* scratch, float* acc) {
-  run_filter_grad<Generic, 6, 2>(c, p0, p1, scratch, acc);
-}
-
-void run(const DirectConv& c, int64_t p0, int64_t p1, void* scratch) { run_pixels<Generic, 6, 2>(c, p0, p1, scratch); }
+// Built here, at compile time (constexpr): no code of this ISA runs before the CPU is checked.
+constexpr DirectTile kTiles[3] = {make_tile<Generic, 6, 2>(), make_tile<Generic, 6, 2>(), make_tile<Generic, 12, 1>()};
 
 }  // namespace
 
 const DirectIsa& direct_isa_generic() {
-  static const DirectIsa isa{"generic", 4, 2, 6, &run, &filter_grad};
+  static const DirectIsa isa{"generic", 4, true, {kTiles[0], kTiles[1], kTiles[2]}};
   return isa;
 }
 }  // namespace ef
@@ -39,7 +36,7 @@ const DirectIsa& direct_isa_generic() {
 #else
 namespace ef {
 const DirectIsa& direct_isa_generic() {
-  static const DirectIsa isa{"generic", 4, 2, 6, nullptr, nullptr};
+  static const DirectIsa isa{"generic", 4, false, {}};
   return isa;
 }
 }  // namespace ef

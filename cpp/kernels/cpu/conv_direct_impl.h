@@ -37,15 +37,31 @@ inline int64_t filter_grad_scratch(int64_t pixels, int64_t nvec, int w) {
   return pixels * (int64_t(sizeof(float*)) * 2 + 4 * 3 + int64_t(sizeof(float)) * nvec * w) + 64;
 }
 
-// The tile shape of an ISA: rw output pixels by up to nvb vectors of w output channels.
-struct DirectIsa {
-  const char* name;
-  int w, nvb, rw;
-  // Output pixels [p0, p1) of all images; scratch: direct_conv_scratch bytes. Null
-  // where the build has no such kernel (not x86-64 or not GCC-compatible).
+// A tile shape: rw output pixels (in the filter gradient: rw input channels) by up to nvb vectors
+// of output channels, with its kernels. The filter is packed in blocks of nvb vectors.
+struct DirectTile {
+  int nvb, rw;
+  // Output pixels [p0, p1) of all images; scratch: direct_conv_scratch bytes.
   void (*run)(const DirectConv& c, int64_t p0, int64_t p1, void* scratch);
   // Adds output pixels [p0, p1)'s part of the filter gradient to acc ([tap][in_c][nvec * w]).
   void (*filter_grad)(const DirectFilterGrad& c, int64_t p0, int64_t p1, void* scratch, float* acc);
+  // Input rows [r0, r1) of all images of a (strided) input gradient; see run_input_grad.
+  void (*input_grad)(const DirectConv& c, int64_t r0, int64_t r1, void* scratch);
+};
+
+// An ISA's kernels: vectors of w floats, tiles widest first (nvb 4, 2, 1 on AVX-512), so narrow
+// layers (32 output channels: 2 vectors) get tiles that still fill the registers.
+struct DirectIsa {
+  const char* name;
+  int w;
+  bool built;  // false where the build has no such kernel (not x86-64 or not GCC-compatible)
+  DirectTile tiles[3];
+  // The widest tile no wider than nvec vectors.
+  const DirectTile& tile_for(int64_t nvec) const {
+    for (const DirectTile& t : tiles)
+      if (t.nvb <= nvec) return t;
+    return tiles[2];
+  }
 };
 
 const DirectIsa& direct_isa_avx512();

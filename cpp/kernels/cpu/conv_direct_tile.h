@@ -218,5 +218,65 @@ void run_filter_grad(const DirectFilterGrad& c, int64_t p0, int64_t p1, void* sc
     }
 }
 
+// Input rows [r0, r1) (row r: image r / in_h, row r % in_h) of a strided convolution's input
+// gradient, gathered: input pixel (iy, ix) takes out_backprop pixel (oy, ox) through tap (ky, kx)
+// when iy = oy*stride_h - pad_top + ky*dil_h (likewise x). The pixels of one row and one column
+// phase (ix mod stride_w) are reached by the same taps, so tiles of them run the forward kernel
+// over just those taps (c.in is out_backprop, c.out the input gradient, c.packed the filter as
+// [tap][out_c][in_c] blocks). scratch: direct_conv_scratch(k_h*k_w, RW, 0) bytes.
+template <class A, int RW, int NVB>
+void run_input_grad(const DirectConv& c, int64_t r0, int64_t r1, void* scratch) {
+  const Conv2DGeometry& g = *c.g;
+  constexpr int W = A::kW;
+  const int64_t ntap_all = g.k_h * g.k_w;
+  const float** src = static_cast<const float**>(scratch);
+  int* taps = reinterpret_cast<int*>(src + ntap_all * RW);
+  alignas(64) float sink[NVB * W];
+  for (int64_t row = r0; row < r1; ++row) {
+    const int64_t n = row / g.in_h, iy = row % g.in_h;
+    const float* image = c.in + n * g.out_h * g.out_w * g.out_c;
+    float* drow = c.out + row * g.in_w * g.in_c;
+    for (int64_t b0 = 0; b0 < c.nvec; b0 += NVB) {
+      const int nv = int(min64(NVB, c.nvec - b0));
+      const float* f = c.packed + b0 * W * ntap_all * g.out_c;
+      const int64_t co0 = b0 * W;
+      const int valid = int(min64(nv * W, g.in_c - co0));
+      for (int64_t px = 0; px < g.stride_w && px < g.in_w; ++px) {
+        for (int64_t ix0 = px; ix0 < g.in_w; ix0 += RW * g.stride_w) {
+          float* dst[RW];
+          int64_t ix[RW];
+          for (int r = 0; r < RW; ++r) {
+            ix[r] = ix0 + r * g.stride_w;
+            dst[r] = ix[r] < g.in_w ? drow + ix[r] * g.in_c + co0 : sink;
+          }
+          int64_t ntaps = 0;
+          for (int64_t ky = 0; ky < g.k_h; ++ky) {
+            const int64_t ty = iy + g.pad_top - ky * g.dil_h;
+            if (ty < 0 || ty % g.stride_h != 0 || ty / g.stride_h >= g.out_h) continue;
+            const float* orow = image + ty / g.stride_h * g.out_w * g.out_c;
+            for (int64_t kx = 0; kx < g.k_w; ++kx) {
+              bool any = false;
+              const float** s = src + ntaps * RW;
+              for (int r = 0; r < RW; ++r) {
+                const int64_t tx = ix[r] + g.pad_left - kx * g.dil_w;
+                const bool in = ix[r] < g.in_w && tx >= 0 && tx % g.stride_w == 0 && tx / g.stride_w < g.out_w;
+                s[r] = in ? orow + tx / g.stride_w * g.out_c : c.zeros;
+                any |= in;
+              }
+              if (any) taps[ntaps++] = int(ky * g.k_w + kx);
+            }
+          }
+          tile_nv<A, RW, NVB>(nv, src, taps, ntaps, g.out_c, f, dst, valid);
+        }
+      }
+    }
+  }
+}
+
+template <class A, int RW, int NVB>
+constexpr DirectTile make_tile() {
+  return {NVB, RW, &run_pixels<A, RW, NVB>, &run_filter_grad<A, RW, NVB>, &run_input_grad<A, RW, NVB>};
+}
+
 }  // namespace
 }  // namespace ef
