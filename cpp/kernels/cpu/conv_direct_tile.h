@@ -115,10 +115,12 @@ void run_pixels(const DirectConv& c, int64_t p0, int64_t p1, void* scratch) {
           bool any = false;
           const float** s = src + ntaps * RW;
           for (int r = 0; r < RW; ++r) {
+            s[r] = c.zeros;
+            if (r >= live) continue;
             const int64_t i = i0 + r, iy = iy0[i] + ky * g.dil_h, ix = ix0[i] + kx * g.dil_w;
-            const bool in = r < live && iy >= 0 && iy < g.in_h && ix >= 0 && ix < g.in_w;
-            s[r] = in ? img[i] + (iy * g.in_w + ix) * g.in_c : c.zeros;
-            any |= in;
+            if (iy < 0 || iy >= g.in_h || ix < 0 || ix >= g.in_w) continue;
+            s[r] = img[i] + (iy * g.in_w + ix) * g.in_c;
+            any = true;
           }
           if (any) taps[ntaps++] = int(ky * g.k_w + kx);
         }
