@@ -20,20 +20,20 @@ inline void tile(const float* const* src, const int* taps, int64_t ntaps, int64_
   using V = typename A::V;
   constexpr int W = A::kW;
   V acc[RW][NV];
-#pragma GCC unroll 16
+#pragma GCC unroll 32
   for (int r = 0; r < RW; ++r)
 #pragma GCC unroll 4
     for (int n = 0; n < NV; ++n) acc[r][n] = A::zero();
   for (int64_t t = 0; t < ntaps; ++t) {
     const float* s[RW];
-#pragma GCC unroll 16
+#pragma GCC unroll 32
     for (int r = 0; r < RW; ++r) s[r] = src[t * RW + r];
     const float* ft = f + int64_t(taps[t]) * in_c * NV * W;
     for (int64_t c = 0; c < in_c; ++c, ft += NV * W) {
       V fv[NV];
 #pragma GCC unroll 4
       for (int n = 0; n < NV; ++n) fv[n] = A::load(ft + n * W);
-#pragma GCC unroll 16
+#pragma GCC unroll 32
       for (int r = 0; r < RW; ++r) {
         const V b = A::bcast(s[r][c]);
 #pragma GCC unroll 4
@@ -41,7 +41,7 @@ inline void tile(const float* const* src, const int* taps, int64_t ntaps, int64_
       }
     }
   }
-#pragma GCC unroll 16
+#pragma GCC unroll 32
   for (int r = 0; r < RW; ++r) {
     if (valid == NV * W) {
 #pragma GCC unroll 4
@@ -137,7 +137,7 @@ inline void ftile(const float* const* src, const int32_t* rows, int64_t np, cons
   using V = typename A::V;
   constexpr int W = A::kW;
   V s[RC][NV];
-#pragma GCC unroll 8
+#pragma GCC unroll 32
   for (int r = 0; r < RC; ++r)
 #pragma GCC unroll 4
     for (int n = 0; n < NV; ++n) s[r][n] = A::zero();
@@ -147,14 +147,14 @@ inline void ftile(const float* const* src, const int32_t* rows, int64_t np, cons
     V dv[NV];
 #pragma GCC unroll 4
     for (int n = 0; n < NV; ++n) dv[n] = A::load(dr + n * W);
-#pragma GCC unroll 8
+#pragma GCC unroll 32
     for (int r = 0; r < RC; ++r) {
       const V b = A::bcast(x[r]);
 #pragma GCC unroll 4
       for (int n = 0; n < NV; ++n) s[r][n] = A::fma(b, dv[n], s[r][n]);
     }
   }
-#pragma GCC unroll 8
+#pragma GCC unroll 32
   for (int r = 0; r < RC; ++r)
 #pragma GCC unroll 4
     for (int n = 0; n < NV; ++n) A::store(acc + r * ldd + n * W, A::load(acc + r * ldd + n * W) + s[r][n]);
