@@ -115,6 +115,14 @@ void bias_add_kernel(KernelContext& c) {
     const T* pv = v.data<T>();
     const T* pb = b.data<T>();
     T* po = out->data<T>();
+    if (l.inner == 1) {  // channels last: a row of channels at a time, no index division per element
+      for_range(l.outer, [=](int64_t s, int64_t e) {
+        for (int64_t o = s; o < e; ++o)
+          for (int64_t k = 0; k < l.channels; ++k)
+            po[o * l.channels + k] = static_cast<T>(pv[o * l.channels + k] + pb[k]);
+      }, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(l.channels, 1)));
+      return;
+    }
     for_range(l.outer * l.channels, [=](int64_t s, int64_t e) {
       for (int64_t r = s; r < e; ++r) {
         const T bias = pb[r % l.channels];
@@ -134,10 +142,16 @@ void bias_add_grad_kernel(KernelContext& c) {
     using A = std::conditional_t<std::is_same_v<T, half>, float, T>;
     std::vector<A> sum(static_cast<size_t>(l.channels), A(0));
     const T* pg = g.data<T>();
-    for (int64_t r = 0; r < l.outer * l.channels; ++r) {
-      A s = A(0);
-      for (int64_t i = 0; i < l.inner; ++i) s += static_cast<A>(pg[r * l.inner + i]);
-      sum[r % l.channels] += s;
+    if (l.inner == 1) {  // channels last: rows of channels added elementwise (vectorizes)
+      A* ps = sum.data();
+      for (int64_t o = 0; o < l.outer; ++o)
+        for (int64_t k = 0; k < l.channels; ++k) ps[k] += static_cast<A>(pg[o * l.channels + k]);
+    } else {
+      for (int64_t r = 0; r < l.outer * l.channels; ++r) {
+        A s = A(0);
+        for (int64_t i = 0; i < l.inner; ++i) s += static_cast<A>(pg[r * l.inner + i]);
+        sum[r % l.channels] += s;
+      }
     }
     for (int64_t k = 0; k < l.channels; ++k) out->data<T>()[k] = static_cast<T>(sum[k]);
   });
