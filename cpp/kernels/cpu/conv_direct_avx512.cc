@@ -2,7 +2,7 @@
 // 6 pixels x 4 vectors of 16 channels (12 x 2, 24 x 1 for narrow layers).
 #include "kernels/cpu/conv_direct_impl.h"
 
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)  // clang has no `#pragma GCC target`
 #include <immintrin.h>
 
 #pragma GCC push_options
