@@ -78,8 +78,17 @@ void set_conv_kernel(const std::string& name) {
 
 bool conv_direct_enabled() { return active().load() != nullptr; }
 
+namespace {
+// The variant for an op that conv_direct_enabled() sent here: the best one if another thread
+// switched to im2col in between.
+const DirectIsa& isa_for_op() {
+  const DirectIsa* a = active().load();
+  return a ? *a : *best();
+}
+}  // namespace
+
 void conv2d_direct_f32(const Conv2DGeometry& g, const float* in, const float* filter, float* out) {
-  const DirectIsa& isa = *active().load();
+  const DirectIsa& isa = isa_for_op();
   const int64_t taps = g.k_h * g.k_w, w = isa.w, nvec = (g.out_c + w - 1) / w;
   const DirectTile& tile = isa.tile_for(nvec);
   // Packed filter: per block of tile.nvb vectors, [tap][in_c][the block's channels, zero past out_c].
@@ -111,7 +120,7 @@ void conv2d_direct_f32(const Conv2DGeometry& g, const float* in, const float* fi
 }
 
 void conv2d_backprop_filter_direct_f32(const Conv2DGeometry& g, const float* in, const float* dout, float* dfilter) {
-  const DirectIsa& isa = *active().load();
+  const DirectIsa& isa = isa_for_op();
   const int64_t w = isa.w, nvec = (g.out_c + w - 1) / w, ldd = nvec * w;
   const DirectTile& tile = isa.tile_for(nvec);
   const int64_t rows = g.k_h * g.k_w * g.in_c, fsize = rows * ldd;
@@ -141,7 +150,7 @@ void conv2d_backprop_filter_direct_f32(const Conv2DGeometry& g, const float* in,
 }
 
 void conv2d_backprop_input_direct_f32(const Conv2DGeometry& g, const float* filter, const float* dout, float* din) {
-  const DirectIsa& isa = *active().load();
+  const DirectIsa& isa = isa_for_op();
   const int64_t taps = g.k_h * g.k_w, w = isa.w, nvec = (g.in_c + w - 1) / w;
   const DirectTile& tile = isa.tile_for(nvec);
   // Packed filter: per block of tile.nvb vectors of input channels, [tap][out_c][the block's in_c].
