@@ -10,6 +10,12 @@ GFLOP/s = extra_info["gflop"] / the median time. Cases:
   pointwise   1x1 64->128 on [32, 56, 56, 64] (a plain GEMM, 1.6 GFLOP)
   depthwise   3x3 depthwise (multiplier 1), SAME, on [32, 56, 56, 64]: forward, and forward + gradients
   mnist_step  the E-12-shaped conv net training step, batch 64, eager and as a tf.function
+  op          one op on [8, 56, 56, 64], 3x3 64->64 SAME: Conv2D, Conv2DBackpropInput and
+              Conv2DBackpropFilter (0.92 GFLOP each), and the input gradient of the stride-2
+              3x3 64->128 conv (0.46 GFLOP)
+eagerflow rows run twice: `direct` (the float32 direct kernels, the default) and `im2col` (the
+im2col + OpenBLAS path, `_core.set_conv_kernel("im2col")`).
+Per core: BENCH_THREADS=1 OPENBLAS_NUM_THREADS=1 TF_NUM_INTRAOP_THREADS=1 ... --benchmark-timer=time.process_time
 """
 import numpy as np
 import pytest
@@ -70,19 +76,16 @@ def _bench(benchmark, run, gflop):
     benchmark.extra_info["gflops_per_s"] = round(gflop / benchmark.stats.stats.median, 1)
 
 
-@pytest.fixture(params=["blas", "eigen"])
-def gemm_backend(request):
-    """The GEMM under the im2col convolutions: the BLAS (OpenBLAS) or Eigen's."""
-    if request.param == "blas" and not _core.blas_available():
-        pytest.skip("built without a BLAS")
-    was = _core.blas_enabled()
-    _core.set_blas_enabled(request.param == "blas")
+@pytest.fixture(params=["direct", "im2col"])
+def conv_kernel(request):
+    """The float32 convolution kernels: the direct ones (the best variant the CPU has) or im2col + GEMM."""
+    was = _core.set_conv_kernel("auto" if request.param == "direct" else "im2col")
     yield
-    _core.set_blas_enabled(was)
+    _core.set_conv_kernel(was)
 
 
 @pytest.mark.parametrize("case, mode", CASES)
-def test_conv_eagerflow(benchmark, case, mode, gemm_backend):
+def test_conv_eagerflow(benchmark, case, mode, conv_kernel):
     _bench(benchmark, *_conv_case(tf, case, mode))
 
 
@@ -99,6 +102,40 @@ def test_depthwise_eagerflow(benchmark, mode):
 @pytest.mark.parametrize("mode", ["eager", "train"])
 def test_depthwise_tensorflow(benchmark, mode, tf_or_skip):
     _bench(benchmark, *_depthwise_case(tf_or_skip, mode))
+
+
+OPS = ["conv2d", "input_grad", "filter_grad", "input_grad_s2"]
+
+
+def _op_case(tf_mod, op):
+    rng = np.random.default_rng(0)
+    stride, out_c = (2, 128) if op == "input_grad_s2" else (1, 64)
+    xs, ws = (8, 56, 56, 64), (3, 3, 64, out_c)
+    x = tf_mod.constant(rng.standard_normal(xs).astype(np.float32))
+    w = tf_mod.constant(rng.standard_normal(ws).astype(np.float32) * 0.05)
+    y = tf_mod.nn.conv2d(x, w, stride, "SAME")
+    dy = tf_mod.constant(rng.standard_normal(y.shape).astype(np.float32))
+    gflop = 2 * np.prod(y.shape) * 9 * 64 / 1e9
+    strides, raw = [1, stride, stride, 1], tf_mod.raw_ops
+    if op == "conv2d":
+        return (lambda: tf_mod.nn.conv2d(x, w, stride, "SAME")), gflop
+    if op == "filter_grad":
+        sizes = tf_mod.constant(ws, dtype=tf_mod.int32)
+        return (lambda: raw.Conv2DBackpropFilter(input=x, filter_sizes=sizes, out_backprop=dy, strides=strides,
+                                                 padding="SAME")), gflop
+    sizes = tf_mod.constant(xs, dtype=tf_mod.int32)
+    return (lambda: raw.Conv2DBackpropInput(input_sizes=sizes, filter=w, out_backprop=dy, strides=strides,
+                                            padding="SAME")), gflop
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_op_eagerflow(benchmark, op, conv_kernel):
+    _bench(benchmark, *_op_case(tf, op))
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_op_tensorflow(benchmark, op, tf_or_skip):
+    _bench(benchmark, *_op_case(tf_or_skip, op))
 
 
 def _mnist_step(tf_mod, mode):
@@ -124,7 +161,7 @@ def _mnist_step(tf_mod, mode):
 
 
 @pytest.mark.parametrize("mode", ["eager", "function"])
-def test_mnist_step_eagerflow(benchmark, mode):
+def test_mnist_step_eagerflow(benchmark, mode, conv_kernel):
     step = _mnist_step(tf, mode)
     step()
     benchmark.pedantic(step, rounds=20, iterations=1, warmup_rounds=2)

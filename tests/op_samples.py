@@ -539,6 +539,7 @@ SAMPLES = {
     "L2Loss": op(call(f(2, 3)), grad="t"),
     "LeakyRelu": op(call(away0(2, 3), alpha=0.3), call(away0(4)), grad="features"),
     "LeakyReluGrad": op(call(f(2, 3), away0(2, 3), alpha=0.1), grad="gradients"),
+    "ReluGrad": op(call(f(2, 3), away0(2, 3)), grad="gradients"),
     "BiasAdd": op(call(f(2, 3), f(3)), call(f(2, 3, 4), f(3), data_format="NCHW"), grad="value bias"),
     "BiasAddGrad": op(call(f(2, 3)), call(f(2, 3, 4), data_format="NCHW"), grad="out_backprop"),
     "Softplus": op(call(f(2, 3)), grad="features"),

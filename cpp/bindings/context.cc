@@ -1,4 +1,4 @@
-// Context bindings: device scopes, threads, the CPU allocator, the GEMM's BLAS, random seeds.
+// Context bindings: device scopes, threads, the CPU allocator, the GEMM's BLAS and conv kernel, random seeds.
 #include <pybind11/stl.h>
 
 #include "bindings/bindings.h"
@@ -7,6 +7,7 @@
 #include "core/threadpool.h"
 #include "eager/context.h"
 #include "kernels/cpu/blas.h"
+#include "kernels/cpu/conv_direct.h"
 #include "kernels/cpu/random_state.h"
 
 namespace ef {
@@ -47,6 +48,14 @@ void init_context(py::module_& m) {
   m.def("blas_available", &blas_available);
   m.def("blas_enabled", &blas_enabled);
   m.def("set_blas_enabled", &set_blas_enabled);
+  // The float32 convolution kernel ("avx512", "avx2", "generic", "im2col"; set "auto" for the best
+  // the CPU has): tests run every variant the CPU supports, benchmarks compare them.
+  m.def("conv_kernel", &conv_kernel);
+  m.def("set_conv_kernel", [](const std::string& name) {
+    std::string prev = conv_kernel();
+    set_conv_kernel(name);
+    return prev;
+  });
   m.def("set_global_seed", [](py::object seed) {
     SeedState& s = seed_state();
     s.has_global = !seed.is_none();

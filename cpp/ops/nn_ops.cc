@@ -136,6 +136,8 @@ EF_REGISTER_OP(make_op("SoftmaxCrossEntropyWithLogits", {"features", "labels"}, 
 EF_REGISTER_OP(make_op("L2Loss", {"t"}, {"T"}, infer_l2_loss).with_types({"T"}, {{"T", kListFloatOnly}}));
 EF_REGISTER_OP(make_op("LeakyRelu", {"features"}, {"alpha", "T"}, infer_same)
                    .with_types({"T"}, {{"T", kListFloatOnly}}));
+EF_REGISTER_OP(make_op("ReluGrad", {"gradients", "features"}, {"T"}, infer_same)
+                   .with_types({"T", "T"}, {{"T", kListFloatOnly}}));
 EF_REGISTER_OP(make_op("LeakyReluGrad", {"gradients", "features"}, {"alpha", "T"}, infer_same)
                    .with_types({"T", "T"}, {{"T", kListFloatOnly}}));
 EF_REGISTER_OP(make_op("BiasAdd", {"value", "bias"}, {"T", "data_format"}, infer_bias_add)

@@ -1,4 +1,6 @@
-// CPU Conv2D and its gradients (NHWC input, HWIO filter) as im2col + GEMM: each output pixel's
+// CPU Conv2D and its gradients (NHWC input, HWIO filter). float32 convolutions and both gradients
+// run the direct kernels of conv_direct.h (stride-1 input gradients as forward convolutions);
+// double, and float32 under set_conv_kernel("im2col"), is im2col + GEMM: each output pixel's
 // receptive field becomes a row of k_h*k_w*in_c values (zeros where the window leaves the padded
 // input), multiplied by the filter viewed as [k_h*k_w*in_c, out_c]. 1x1 stride-1 convolutions are
 // plain GEMMs on the input itself.
@@ -6,10 +8,12 @@
 #include <atomic>
 #include <cstring>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "core/threadpool.h"
 #include "kernels/cpu/broadcast.h"
+#include "kernels/cpu/conv_direct.h"
 #include "kernels/cpu/gemm.h"
 #include "ops/conv_shape.h"
 #include "ops/op_util.h"
@@ -136,6 +140,9 @@ void for_blocks(const Conv2DGeometry& g, const BlockPlan& plan, F&& fn) {
 template <typename T>
 void conv2d(const Conv2DGeometry& g, const T* in, const T* filter, T* out) {
   const Rows rows{g};
+  if constexpr (std::is_same_v<T, float>) {
+    if (conv_direct_enabled()) return conv2d_direct_f32(g, in, filter, out);
+  }
   if (pointwise(g)) {  // the input already is the patch matrix
     gemm(in, filter, out, rows.total(), g.out_c, rows.patch(), false, false);
     return;
@@ -176,6 +183,9 @@ void conv2d_backprop_input(const Conv2DGeometry& g, const T* filter, const T* do
     conv2d(flipped, dout, f.data(), din);
     return;
   }
+  if constexpr (std::is_same_v<T, float>) {
+    if (conv_direct_enabled()) return conv2d_backprop_input_direct_f32(g, filter, dout, din);
+  }
   // Strided: d(patches) = dout @ filter^T scattered back (col2im); images run in parallel since
   // their patches never overlap.
   std::fill(din, din + g.batch * g.in_h * g.in_w * g.in_c, T(0));
@@ -193,6 +203,9 @@ void conv2d_backprop_input(const Conv2DGeometry& g, const T* filter, const T* do
 // d(filter) = sum over blocks of patches^T @ dout: each thread sums its blocks into its own slot.
 template <typename T>
 void conv2d_backprop_filter(const Conv2DGeometry& g, const T* in, const T* dout, T* dfilter) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (conv_direct_enabled()) return conv2d_backprop_filter_direct_f32(g, in, dout, dfilter);
+  }
   const Rows rows{g};
   const int64_t fsize = rows.patch() * g.out_c;
   const BlockPlan plan = plan_blocks<T>(g);

@@ -36,6 +36,33 @@ void leaky_relu_kernel(KernelContext& c) {
   });
 }
 
+// gradients where features > 0, 0 elsewhere (one pass; the gradient as a Select of a comparison
+// took three full-size temporaries).
+void relu_grad_kernel(KernelContext& c) {
+  const TensorImpl& g = *c.input(0);
+  const TensorImpl& x = *c.input(1);
+  check_type(c.op, g.dtype(), kTypesFloat);
+  check_same_dtype(c.op, g.dtype(), x.dtype(), 1);
+  if (g.shape() != x.shape())
+    throw_error(Code::kInvalidArgument, "gradients and features must have the same shape: ", g.shape().to_list_string(),
+                " vs. ", x.shape().to_list_string());
+  TensorImpl* out = c.allocate_output(0, g.dtype(), g.shape());
+  EF_DISPATCH_FLOAT(g.dtype(), throw_no_kernel(c.op, "T", g.dtype()), {
+    const T* pg = g.data<T>();
+    const T* px = x.data<T>();
+    T* po = out->data<T>();
+    for_range(g.num_elements(), [=](int64_t s, int64_t e) {
+      const T* __restrict gi = pg;
+      const T* __restrict xi = px;
+      T* __restrict oi = po;
+      for (int64_t i = s; i < e; ++i) {  // both loaded, then a select: vectorizes, no branch
+        const T v = gi[i];
+        oi[i] = xi[i] > T(0) ? v : T(0);
+      }
+    });
+  });
+}
+
 // gradients where features > 0, alpha * gradients elsewhere.
 void leaky_relu_grad_kernel(KernelContext& c) {
   const TensorImpl& g = *c.input(0);
@@ -88,6 +115,14 @@ void bias_add_kernel(KernelContext& c) {
     const T* pv = v.data<T>();
     const T* pb = b.data<T>();
     T* po = out->data<T>();
+    if (l.inner == 1) {  // channels last: a row of channels at a time, no index division per element
+      for_range(l.outer, [=](int64_t s, int64_t e) {
+        for (int64_t o = s; o < e; ++o)
+          for (int64_t k = 0; k < l.channels; ++k)
+            po[o * l.channels + k] = static_cast<T>(pv[o * l.channels + k] + pb[k]);
+      }, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(l.channels, 1)));
+      return;
+    }
     for_range(l.outer * l.channels, [=](int64_t s, int64_t e) {
       for (int64_t r = s; r < e; ++r) {
         const T bias = pb[r % l.channels];
@@ -107,10 +142,16 @@ void bias_add_grad_kernel(KernelContext& c) {
     using A = std::conditional_t<std::is_same_v<T, half>, float, T>;
     std::vector<A> sum(static_cast<size_t>(l.channels), A(0));
     const T* pg = g.data<T>();
-    for (int64_t r = 0; r < l.outer * l.channels; ++r) {
-      A s = A(0);
-      for (int64_t i = 0; i < l.inner; ++i) s += static_cast<A>(pg[r * l.inner + i]);
-      sum[r % l.channels] += s;
+    if (l.inner == 1) {  // channels last: rows of channels added elementwise (vectorizes)
+      A* ps = sum.data();
+      for (int64_t o = 0; o < l.outer; ++o)
+        for (int64_t k = 0; k < l.channels; ++k) ps[k] += static_cast<A>(pg[o * l.channels + k]);
+    } else {
+      for (int64_t r = 0; r < l.outer * l.channels; ++r) {
+        A s = A(0);
+        for (int64_t i = 0; i < l.inner; ++i) s += static_cast<A>(pg[r * l.inner + i]);
+        sum[r % l.channels] += s;
+      }
     }
     for (int64_t k = 0; k < l.channels; ++k) out->data<T>()[k] = static_cast<T>(sum[k]);
   });
@@ -119,6 +160,7 @@ void bias_add_grad_kernel(KernelContext& c) {
 EF_REGISTER_CPU_KERNEL("L2Loss", l2_loss_kernel);
 EF_REGISTER_CPU_KERNEL("LeakyRelu", leaky_relu_kernel);
 EF_REGISTER_CPU_KERNEL("LeakyReluGrad", leaky_relu_grad_kernel);
+EF_REGISTER_CPU_KERNEL("ReluGrad", relu_grad_kernel);
 EF_REGISTER_CPU_KERNEL("BiasAdd", bias_add_kernel);
 EF_REGISTER_CPU_KERNEL("BiasAddGrad", bias_add_grad_kernel);
 

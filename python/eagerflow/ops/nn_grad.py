@@ -15,11 +15,22 @@ def _where(cond, a, b):
     return execute1("SelectV2", [cond, a, b])
 
 
+_RELU_GRAD_TYPES = ("float16", "float32", "float64")
+
+
 @RegisterGradient("Relu")
 def _relu_grad(op, grad):
     # TF's ReluGrad: the gradient passes where the output is > 0 (so 0 at x == 0).
     y = op.outputs[0]
+    if y.dtype.name in _RELU_GRAD_TYPES:
+        return [execute1("ReluGrad", [grad, y])]
     return [_where(execute1("Greater", [y, u.scalar_like(0, y)]), grad, u.zeros_like(grad))]
+
+
+@RegisterGradient("ReluGrad")
+def _relu_grad_grad(op, grad):
+    x = op.inputs[1]
+    return [execute1("ReluGrad", [grad, x]), u.zeros_like(x)]
 
 
 @RegisterGradient("Relu6")
