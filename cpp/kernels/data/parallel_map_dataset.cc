@@ -1,10 +1,15 @@
 // ParallelMapDatasetV2: num_parallel_calls worker threads apply `f` to consecutive chunks of input
 // elements at once; the consumer receives the results in input order. Chunks (not single
-// elements) keep the locking and wake-ups off the per-element cost. Workers start on the first get_next
+// elements) keep the locking and wake-ups off the per-element cost: a chunk is sized to about
+// kChunkNs of work from the time f took per element so far (one element for slow functions, so
+// they still spread over the workers; up to kMaxChunk for cheap ones, whose per-chunk thread
+// hand-offs would otherwise cost more than the work once the threads run on separate cores).
+// Workers start on the first get_next
 // and are cancelled and joined when the iterator is destroyed (waits release the GIL, see
 // blocking_region).
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <map>
@@ -18,7 +23,8 @@ namespace {
 
 constexpr int64_t kAutotune = -1;
 constexpr int64_t kMaxThreads = 64;
-constexpr size_t kChunk = 16;
+constexpr int64_t kChunkNs = 200000;
+constexpr int64_t kMaxChunk = 4096;
 
 class ParallelMapDataset final : public DatasetBase {
  public:
@@ -58,6 +64,7 @@ class ParallelMapDataset final : public DatasetBase {
     int64_t next_in = 0, next_out = 0;
     std::map<int64_t, Result> results;
     size_t capacity = 1;
+    std::atomic<int64_t> chunk{1};  // elements per chunk, from the measured cost of f
   };
 
   class Iterator final : public IteratorBase {
@@ -138,7 +145,8 @@ class ParallelMapDataset final : public DatasetBase {
             seq = s->next_in++;
           }
           if (setup_error) r.error = setup_error;
-          while (!r.error && in.size() < kChunk) {
+          const size_t chunk = static_cast<size_t>(s->chunk.load(std::memory_order_relaxed));
+          while (!r.error && in.size() < chunk) {
             Element e;
             bool got = false;
             try {
@@ -159,6 +167,7 @@ class ParallelMapDataset final : public DatasetBase {
         }
         std::exception_ptr input_error = r.error;
         r.error = nullptr;
+        const auto start = std::chrono::steady_clock::now();
         for (Element& e : in) {
           if (s->stopping.load(std::memory_order_relaxed)) return;  // nobody will take this chunk
           Element value;
@@ -178,6 +187,12 @@ class ParallelMapDataset final : public DatasetBase {
           }
           if (r.end || r.error) break;
           r.values.push_back(std::move(value));
+        }
+        if (!r.values.empty()) {
+          const int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                 std::chrono::steady_clock::now() - start).count();
+          const int64_t per = std::max<int64_t>(1, ns / static_cast<int64_t>(r.values.size()));
+          s->chunk.store(std::clamp<int64_t>(kChunkNs / per, 1, kMaxChunk), std::memory_order_relaxed);
         }
         if (!r.end && !r.error) {
           r.error = input_error;
