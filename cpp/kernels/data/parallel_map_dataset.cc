@@ -4,7 +4,10 @@
 // kChunkNs of work from the time f took per element so far (one element for slow functions, so
 // they still spread over the workers; up to kMaxChunk for cheap ones, whose per-chunk thread
 // hand-offs would otherwise cost more than the work once the threads run on separate cores).
-// Workers start on the first get_next
+// A worker stacks its chunk's results into one tensor per component when they allow it (same
+// dtype and shape, not strings or handles): the per-element tensors f made are then freed on the
+// thread that made them, and the consumer takes rows of the stacked tensors (cross-thread frees of
+// many small tensors serialize glibc's arena locks). Workers start on the first get_next
 // and are cancelled and joined when the iterator is destroyed (waits release the GIL, see
 // blocking_region).
 #include <algorithm>
@@ -17,6 +20,7 @@
 
 #include "core/errors.h"
 #include "kernels/data/function_call.h"
+#include "kernels/data/tensor_copy.h"
 
 namespace ef {
 namespace {
@@ -42,9 +46,40 @@ class ParallelMapDataset final : public DatasetBase {
   // OutOfRange) or fail.
   struct Result {
     std::vector<Element> values;
+    Element stacked;   // or the values stacked: one tensor per component, `rows` rows each
+    int64_t rows = 0;
     bool end = false;
     std::exception_ptr error;
+    size_t size() const { return rows > 0 ? static_cast<size_t>(rows) : values.size(); }
   };
+
+  static bool stackable(const std::vector<Element>& values) {
+    const Element& first = values[0];
+    for (const Tensor& t : first) {
+      const DType d = t->dtype();
+      if (d == DType::kString || d == DType::kResource || d == DType::kVariant || t->is_symbolic()) return false;
+    }
+    for (const Element& e : values) {
+      if (e.size() != first.size()) return false;
+      for (size_t k = 0; k < e.size(); ++k)
+        if (e[k]->dtype() != first[k]->dtype() || e[k]->shape() != first[k]->shape()) return false;
+    }
+    return true;
+  }
+
+  static void stack(Result& r) {
+    const std::vector<Element>& values = r.values;
+    const int64_t n = static_cast<int64_t>(values.size());
+    for (size_t k = 0; k < values[0].size(); ++k) {
+      Shape shape = values[0][k]->shape();
+      shape.insert(0, n);
+      Tensor t = TensorImpl::empty(values[0][k]->dtype(), shape);
+      for (int64_t i = 0; i < n; ++i) copy_row(*t, i, *values[static_cast<size_t>(i)][k]);
+      r.stacked.push_back(std::move(t));
+    }
+    r.rows = n;
+    r.values.clear();
+  }
   // Shared by the consumer and the workers, guarded by mu. Input is read under input_mu (one
   // worker at a time), so chunk k holds the input's elements k * kChunk, ... in order.
   struct State final : Cancellable {
@@ -85,8 +120,14 @@ class ParallelMapDataset final : public DatasetBase {
       });
     }
     bool get_next(Element& out) override {
-      if (next_value_ < current_.values.size()) {
-        out = std::move(current_.values[next_value_++]);
+      if (next_value_ < current_.size()) {
+        if (current_.rows > 0) {
+          out.clear();
+          for (const Tensor& t : current_.stacked) out.push_back(slice_row(*t, static_cast<int64_t>(next_value_)));
+          ++next_value_;
+        } else {
+          out = std::move(current_.values[next_value_++]);
+        }
         return true;
       }
       if (finished_) return false;
@@ -193,6 +234,7 @@ class ParallelMapDataset final : public DatasetBase {
                                  std::chrono::steady_clock::now() - start).count();
           const int64_t per = std::max<int64_t>(1, ns / static_cast<int64_t>(r.values.size()));
           s->chunk.store(std::clamp<int64_t>(kChunkNs / per, 1, kMaxChunk), std::memory_order_relaxed);
+          if (r.values.size() > 1 && stackable(r.values)) stack(r);
         }
         if (!r.end && !r.error) {
           r.error = input_error;
