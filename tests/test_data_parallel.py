@@ -85,3 +85,18 @@ def test_parallel_map_results_in_order_whatever_the_chunking(calls):
     batched = tf.data.Dataset.range(n).map(lambda x: (x, -x), num_parallel_calls=calls).batch(1024)
     flat = np.concatenate([b[0] for b in batched.as_numpy_iterator()])
     np.testing.assert_array_equal(flat, np.arange(n))
+
+
+@pytest.mark.parametrize("calls", [1, 2, tf.data.AUTOTUNE])
+def test_batch_takes_a_parallel_maps_stacked_chunks(calls):
+    n = 10_007
+    ds = tf.data.Dataset.range(n).map(lambda x: (x, tf.fill([2], x)), num_parallel_calls=calls)
+    batches = list(ds.batch(1000).as_numpy_iterator())
+    assert [len(b[0]) for b in batches] == [1000] * 10 + [7]
+    np.testing.assert_array_equal(np.concatenate([b[0] for b in batches]), np.arange(n))
+    np.testing.assert_array_equal(np.concatenate([b[1] for b in batches]), np.repeat(np.arange(n), 2).reshape(n, 2))
+    assert len(list(ds.batch(1000, drop_remainder=True))) == 10
+    bad = tf.data.Dataset.range(3000).map(lambda x: tf.fill([tf.cast(x // 2000 + 1, tf.int32)], x),
+                                          num_parallel_calls=calls).batch(3000)
+    with pytest.raises(tf.errors.InvalidArgumentError):  # TF's fused map-and-batch words it differently
+        list(bad)

@@ -1,6 +1,8 @@
 // BatchDatasetV2: stacks batch_size consecutive elements along a new first dimension; the last
 // smaller batch is kept unless drop_remainder. Over rows of in-memory tensors (from_tensor_slices,
 // shuffled) each batch is gathered from the source tensors by row number.
+#include <cstring>
+
 #include "core/errors.h"
 #include "kernels/data/row_iterator.h"
 #include "kernels/data/tensor_copy.h"
@@ -29,14 +31,25 @@ class BatchDataset final : public DatasetBase {
     bool get_next(Element& out) override { return rows_ ? next_gathered(out) : next_stacked(out); }
 
    private:
+    // Elements one at a time, or runs of them already stacked where the input holds them so.
     bool next_stacked(Element& out) {
-      std::vector<Element> rows;  // not reserved: batch_size may be far larger than the data
-      Element e;
-      while (static_cast<int64_t>(rows.size()) < ds_->batch_size_ && input_ && input_->get_next(e)) rows.push_back(std::move(e));
-      if (static_cast<int64_t>(rows.size()) < ds_->batch_size_) input_.reset();  // exhausted
-      if (rows.empty() || (ds_->drop_remainder_ && static_cast<int64_t>(rows.size()) < ds_->batch_size_)) return false;
+      std::vector<Element> pieces;  // not reserved: batch_size may be far larger than the data
+      std::vector<int64_t> counts;  // rows per piece; 0: a single element
+      int64_t total = 0;
+      while (total < ds_->batch_size_ && input_) {
+        Element e;
+        const int64_t n = input_->next_stacked(ds_->batch_size_ - total, e);
+        if (n == 0 || (n < 0 && !input_->get_next(e))) {
+          input_.reset();  // exhausted
+          break;
+        }
+        pieces.push_back(std::move(e));
+        counts.push_back(n < 0 ? 0 : n);
+        total += n < 0 ? 1 : n;
+      }
+      if (total == 0 || (ds_->drop_remainder_ && total < ds_->batch_size_)) return false;
       out.clear();
-      for (size_t k = 0; k < rows[0].size(); ++k) out.push_back(stack(rows, k));
+      for (size_t k = 0; k < pieces[0].size(); ++k) out.push_back(stack(pieces, counts, total, k));
       return true;
     }
     // Rows of in-memory tensors: each component's batch is copied straight from its source (all
@@ -54,21 +67,42 @@ class BatchDataset final : public DatasetBase {
       return true;
     }
    private:
-    static Tensor stack(const std::vector<Element>& rows, size_t k) {
-      const Tensor& first = rows[0][k];
-      for (size_t i = 1; i < rows.size(); ++i) {
+    // The element shape of piece i's component k (a stacked piece's rows, or the element itself).
+    static Shape element_shape(const Tensor& t, int64_t count) {
+      Shape s = t->shape();
+      if (count > 0) s.erase(0);
+      return s;
+    }
+    static Tensor stack(const std::vector<Element>& pieces, const std::vector<int64_t>& counts, int64_t total,
+                        size_t k) {
+      const Tensor& first = pieces[0][k];
+      const Shape first_shape = element_shape(first, counts[0]);
+      int64_t index = 0;  // the element number, for the message
+      for (size_t i = 0; i < pieces.size(); ++i) {
         // TF's BatchDataset message (TF 2.21 fuses map + batch by default, whose kernel words it
         // "Cannot add tensor to the batch: number of elements does not match").
-        const Shape& shape = rows[i][k]->shape();
-        if (shape != first->shape() || rows[i][k]->dtype() != first->dtype())
+        const Shape shape = element_shape(pieces[i][k], counts[i]);
+        if (shape != first_shape || pieces[i][k]->dtype() != first->dtype())
           throw_error(Code::kInvalidArgument, "Cannot batch tensors with different shapes in component ", k,
-                      ". First element had shape ", first->shape().to_list_string(), " and element ", i,
+                      ". First element had shape ", first_shape.to_list_string(), " and element ", index,
                       " had shape ", shape.to_list_string(), ".");
+        index += counts[i] > 0 ? counts[i] : 1;
       }
-      Shape shape = first->shape();
-      shape.insert(0, static_cast<int64_t>(rows.size()));
+      Shape shape = first_shape;
+      shape.insert(0, total);
       Tensor out = TensorImpl::empty(first->dtype(), shape);
-      for (size_t i = 0; i < rows.size(); ++i) copy_row(*out, static_cast<int64_t>(i), *rows[i][k]);
+      int64_t row = 0;
+      for (size_t i = 0; i < pieces.size(); ++i) {
+        if (counts[i] == 0) {
+          copy_row(*out, row++, *pieces[i][k]);
+          continue;
+        }
+        const size_t bytes = pieces[i][k]->nbytes();  // stacked pieces hold no strings
+        if (bytes > 0)
+          std::memcpy(static_cast<char*>(out->raw_data()) + static_cast<size_t>(row) * (out->nbytes() / total),
+                      pieces[i][k]->raw_data(), bytes);
+        row += counts[i];
+      }
       return out;
     }
     std::shared_ptr<const BatchDataset> ds_;

@@ -29,6 +29,10 @@ class IteratorBase {
   virtual ~IteratorBase() = default;
   // Fills `out` with the next element; false at the end of the sequence (then again on every call).
   virtual bool get_next(Element& out) = 0;
+  // Up to `max` next elements already stacked (one tensor per component, n rows each) for an
+  // iterator that holds them so (a parallel map's chunks): returns n, 0 at the end of the
+  // sequence, or -1 when the next element is not held stacked (then take it with get_next).
+  virtual int64_t next_stacked(int64_t /*max*/, Element& /*out*/) { return -1; }
 };
 
 // Datasets are values: kernels build new ones from inputs and never change them, so one dataset

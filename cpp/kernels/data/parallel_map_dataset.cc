@@ -120,16 +120,34 @@ class ParallelMapDataset final : public DatasetBase {
       });
     }
     bool get_next(Element& out) override {
-      if (next_value_ < current_.size()) {
-        if (current_.rows > 0) {
-          out.clear();
-          for (const Tensor& t : current_.stacked) out.push_back(slice_row(*t, static_cast<int64_t>(next_value_)));
-          ++next_value_;
-        } else {
-          out = std::move(current_.values[next_value_++]);
-        }
-        return true;
+      while (next_value_ >= current_.size())
+        if (!advance()) return false;
+      if (current_.rows > 0) {
+        out.clear();
+        for (const Tensor& t : current_.stacked) out.push_back(slice_row(*t, static_cast<int64_t>(next_value_)));
+        ++next_value_;
+      } else {
+        out = std::move(current_.values[next_value_++]);
       }
+      return true;
+    }
+    // A batch after this map takes the stacked chunks' rows as views, a run at a time.
+    int64_t next_stacked(int64_t max, Element& out) override {
+      while (next_value_ >= current_.size())
+        if (!advance()) return 0;
+      if (current_.rows == 0) return -1;
+      const int64_t n = std::min<int64_t>(max, current_.rows - static_cast<int64_t>(next_value_));
+      rows_.resize(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) rows_[static_cast<size_t>(i)] = static_cast<int64_t>(next_value_) + i;
+      out.clear();
+      for (const Tensor& t : current_.stacked) out.push_back(gather_rows(*t, rows_.data(), n));  // a view
+      next_value_ += static_cast<size_t>(n);
+      return n;
+    }
+
+   private:
+    // Takes the next chunk's results as current_; false at the end (an error is raised).
+    bool advance() {
       if (finished_) return false;
       if (current_.end || current_.error) return finish();
       if (workers_.empty()) {
@@ -153,10 +171,9 @@ class ParallelMapDataset final : public DatasetBase {
       state_->cv.notify_all();
       if (cancelled) throw_error(Code::kCancelled, "The tf.data pipeline was cancelled: the interpreter is exiting");
       next_value_ = 0;
-      return get_next(out);
+      return true;
     }
 
-   private:
     static void run(std::shared_ptr<const ParallelMapDataset> ds, std::shared_ptr<State> s) {
       WorkerScope scope;
       std::unique_ptr<FunctionCall> call;
@@ -257,6 +274,7 @@ class ParallelMapDataset final : public DatasetBase {
     std::vector<std::thread> workers_;
     Result current_;
     size_t next_value_ = 0;
+    std::vector<int64_t> rows_;
     bool finished_ = false;
   };
 
