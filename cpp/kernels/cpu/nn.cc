@@ -36,16 +36,21 @@ void leaky_relu_kernel(KernelContext& c) {
   });
 }
 
-// gradients where features > 0, 0 elsewhere (one pass; the gradient as a Select of a comparison
-// took three full-size temporaries).
-void relu_grad_kernel(KernelContext& c) {
-  const TensorImpl& g = *c.input(0);
-  const TensorImpl& x = *c.input(1);
+// The checks ReluGrad and LeakyReluGrad share: float gradients and features of one dtype and shape.
+void check_grad_inputs(const KernelContext& c, const TensorImpl& g, const TensorImpl& x) {
   check_type(c.op, g.dtype(), kTypesFloat);
   check_same_dtype(c.op, g.dtype(), x.dtype(), 1);
   if (g.shape() != x.shape())
     throw_error(Code::kInvalidArgument, "gradients and features must have the same shape: ", g.shape().to_list_string(),
                 " vs. ", x.shape().to_list_string());
+}
+
+// gradients where features > 0, 0 elsewhere (one pass; the gradient as a Select of a comparison
+// took three full-size temporaries).
+void relu_grad_kernel(KernelContext& c) {
+  const TensorImpl& g = *c.input(0);
+  const TensorImpl& x = *c.input(1);
+  check_grad_inputs(c, g, x);
   TensorImpl* out = c.allocate_output(0, g.dtype(), g.shape());
   EF_DISPATCH_FLOAT(g.dtype(), throw_no_kernel(c.op, "T", g.dtype()), {
     const T* pg = g.data<T>();
@@ -67,11 +72,7 @@ void relu_grad_kernel(KernelContext& c) {
 void leaky_relu_grad_kernel(KernelContext& c) {
   const TensorImpl& g = *c.input(0);
   const TensorImpl& x = *c.input(1);
-  check_type(c.op, g.dtype(), kTypesFloat);
-  check_same_dtype(c.op, g.dtype(), x.dtype(), 1);
-  if (g.shape() != x.shape())
-    throw_error(Code::kInvalidArgument, "gradients and features must have the same shape: ", g.shape().to_list_string(),
-                " vs. ", x.shape().to_list_string());
+  check_grad_inputs(c, g, x);
   const double alpha = c.attrs.get<double>("alpha", 0.2);
   TensorImpl* out = c.allocate_output(0, g.dtype(), g.shape());
   EF_DISPATCH_FLOAT(g.dtype(), throw_no_kernel(c.op, "T", g.dtype()), {
