@@ -29,7 +29,11 @@ def _step(record):
 
 
 def _scalar(record):
-    return struct.unpack("<f", record[record.index(b"\x22\x04") + 2:][:4])[0]
+    """Event.summary.value[0].tensor.tensor_content as float32 (a byte search could hit the wall time)."""
+    message = record
+    for field in (5, 1, 8, 4):
+        message = dict(fields(message))[field]
+    return struct.unpack("<f", message)[0]
 
 
 def _records(logdir):
