@@ -18,8 +18,10 @@ if [ ! -f "$BUILD/build.ninja" ]; then
     tests=OFF
     echo "dev-build: GoogleTest not found, building without the C++ unit tests" >&2
   fi
-  # -march=native: fast on this machine, never shipped (pip builds leave it off).
+  # -march=native: fast on this machine, never shipped (pip builds leave it off). No strip: perf
+  # needs the symbols.
   cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DEAGERFLOW_BUILD_TESTS=$tests -DEAGERFLOW_NATIVE=ON \
+    -DCMAKE_STRIP=/usr/bin/true \
     -DPython_EXECUTABLE="$PY" >/dev/null
 fi
 cmake --build "$BUILD" -j "${JOBS:-$(nproc)}"

@@ -77,6 +77,10 @@ CASES = [
     ((1, 17, 19, 64), (3, 3, 64), (1, 1), "SAME", (1, 1)),  # several tasks on the pool
     ((2, 10, 10, 7), (2, 4, 15), (3, 2), "VALID", (1, 1)),
     ((1, 1, 1, 1), (1, 1, 1), (1, 1), "SAME", (1, 1)),
+    ((3, 14, 13, 1), (3, 3, 16), (1, 1), "VALID", (1, 1)),   # one input channel: filter rows across taps
+    ((2, 13, 12, 16), (3, 3, 16), (1, 1), "VALID", (1, 1)),  # windows inside: offsets per tap
+    ((2, 13, 12, 8), (3, 3, 16), (1, 1), "SAME", (1, 1)),    # inside and border pixels in one range
+    ((2, 9, 30, 3), (5, 3, 8), (1, 1), "SAME", (1, 2)),
 ]
 
 

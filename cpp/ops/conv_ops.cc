@@ -76,6 +76,16 @@ constexpr const char* kListDepthwise = "half, bfloat16, float, double";
 
 EF_REGISTER_OP(make_op("Conv2D", {"input", "filter"}, kConvAttrs, infer_conv2d)
                    .with_types({"T", "T"}, {{"T", kListConv, kTypesFloat}}));
+// Conv2D + BiasAdd (+ Relu) as one node: the optimizer's remapping pass makes it (as TF's grappler
+// remapper does) so the bias and activation run on the convolution's tiles while they are in
+// registers. fused_ops: ["BiasAdd"] or ["BiasAdd", "Relu"]; the bias is the one extra input.
+void infer_fused_conv2d(InferContext& c) {
+  infer_conv2d(c);
+  fused_conv2d_relu(c.attrs);
+}
+EF_REGISTER_OP(make_op("_FusedConv2D", {"input", "filter", "bias"}, {"T", "strides", "padding", "explicit_paddings",
+                       "data_format", "dilations", "fused_ops"}, infer_fused_conv2d)
+                   .with_types({"T", "T", "T"}, {{"T", "float", dtype_bit(DType::kFloat32)}}));
 EF_REGISTER_OP(make_op("Conv2DBackpropInput", {"input_sizes", "filter", "out_backprop"}, kConvAttrs,
                        infer_conv2d_backprop_input)
                    .with_types({"int32", "T", "T"}, {{"T", kListConv, kTypesFloat}}));

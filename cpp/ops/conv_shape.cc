@@ -169,4 +169,11 @@ Conv2DGeometry depthwise_conv2d_geometry(const Shape& input, const Shape& filter
   return g;
 }
 
+bool fused_conv2d_relu(const Attrs& attrs) {
+  const std::vector<std::string> ops = attrs.get<std::vector<std::string>>("fused_ops", {});
+  if (ops.empty() || ops[0] != "BiasAdd" || ops.size() > 2 || (ops.size() == 2 && ops[1] != "Relu"))
+    throw_error(Code::kUnimplemented, "_FusedConv2D: fused_ops must be [BiasAdd] or [BiasAdd, Relu]");
+  return ops.size() == 2;
+}
+
 }  // namespace ef

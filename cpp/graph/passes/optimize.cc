@@ -40,6 +40,7 @@ OptimizedGraph optimize(const Graph& g, const std::vector<Node*>& feeds, const s
   bool merged = options.common_subexpression_elimination && eliminate_common_subexpressions(out);
   // Folding and merging leave nodes nothing reads any more (the folded nodes' inputs).
   if (options.pruning && (folded || merged)) prune(out);
+  if (options.remapping) remap(out);
   if (options.elementwise_fusion) fuse_elementwise(out);
   return out;
 }

@@ -327,7 +327,40 @@ void conv2d_backprop_filter_kernel(KernelContext& c) {
   });
 }
 
+// _FusedConv2D: Conv2D + BiasAdd (+ Relu); the direct kernels apply them to the sums in registers.
+void fused_conv2d_kernel(KernelContext& c) {
+  const TensorImpl& in = *c.input(0);
+  const TensorImpl& f = *c.input(1);
+  const TensorImpl& bias = *c.input(2);
+  check_conv_types(c, in.dtype(), f.dtype(), 1);
+  const Conv2DGeometry g = conv2d_geometry(in.shape(), f.shape(), c.attrs);
+  if (bias.rank() != 1 || bias.shape()[0] != g.out_c)
+    throw_error(Code::kInvalidArgument, "Must provide as many biases as the last dimension of the input tensor: ",
+                bias.shape().to_string(), " vs. ", g.output_shape().to_string());
+  const bool relu = fused_conv2d_relu(c.attrs);
+  TensorImpl* out = c.allocate_output(0, in.dtype(), g.output_shape(), false);
+  if (out->num_elements() == 0) return;
+  float* o = out->data<float>();
+  const float* b = bias.data<float>();
+  if (f.num_elements() == 0 || in.num_elements() == 0) {
+    zero<float>(out);
+  } else if (conv_direct_enabled()) {
+    return conv2d_direct_f32(g, in.data<float>(), f.data<float>(), o, b, relu);
+  } else {
+    conv2d<float>(g, in.data<float>(), f.data<float>(), o);
+  }
+  const int64_t rows = out->num_elements() / g.out_c;
+  parallel_for(rows, std::max<int64_t>(1, 4096 / g.out_c), [&](int64_t r0, int64_t r1) {
+    for (int64_t r = r0; r < r1; ++r)
+      for (int64_t k = 0; k < g.out_c; ++k) {
+        const float v = o[r * g.out_c + k] + b[k];
+        o[r * g.out_c + k] = relu ? (v < 0.0f ? 0.0f : v) : v;
+      }
+  });
+}
+
 EF_REGISTER_CPU_KERNEL("Conv2D", conv2d_kernel);
+EF_REGISTER_CPU_KERNEL("_FusedConv2D", fused_conv2d_kernel);
 EF_REGISTER_CPU_KERNEL("Conv2DBackpropInput", conv2d_backprop_input_kernel);
 EF_REGISTER_CPU_KERNEL("Conv2DBackpropFilter", conv2d_backprop_filter_kernel);
 

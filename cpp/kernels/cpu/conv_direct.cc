@@ -87,7 +87,8 @@ const DirectIsa& isa_for_op() {
 }
 }  // namespace
 
-void conv2d_direct_f32(const Conv2DGeometry& g, const float* in, const float* filter, float* out) {
+void conv2d_direct_f32(const Conv2DGeometry& g, const float* in, const float* filter, float* out, const float* bias,
+                       bool relu) {
   const DirectIsa& isa = isa_for_op();
   const int64_t taps = g.k_h * g.k_w, w = isa.w, nvec = (g.out_c + w - 1) / w;
   const DirectTile& tile = isa.tile_for(nvec);
@@ -103,7 +104,9 @@ void conv2d_direct_f32(const Conv2DGeometry& g, const float* in, const float* fi
     }
   }
   std::vector<float> zeros(static_cast<size_t>(g.in_c), 0.0f);
-  const DirectConv c{&g, in, packed.data(), out, zeros.data(), nvec};
+  AlignedFloats bias_padded(bias ? nvec * w : 0, true);
+  if (bias) std::copy(bias, bias + g.out_c, bias_padded.data());
+  const DirectConv c{&g, in, packed.data(), out, zeros.data(), nvec, bias ? bias_padded.data() : nullptr, relu};
 
   const int64_t pixels = g.batch * g.out_h * g.out_w;
   const int64_t chunk = (kChunkPixels + tile.rw - 1) / tile.rw * tile.rw;

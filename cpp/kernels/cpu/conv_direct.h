@@ -8,8 +8,10 @@
 
 namespace ef {
 
-// out = conv(in, filter) for any geometry (padding, strides, dilations, channel counts).
-void conv2d_direct_f32(const Conv2DGeometry& g, const float* in, const float* filter, float* out);
+// out = conv(in, filter) for any geometry (padding, strides, dilations, channel counts); with bias
+// (out_c floats) added and then max(0, .) taken when relu, on the sums before they are stored.
+void conv2d_direct_f32(const Conv2DGeometry& g, const float* in, const float* filter, float* out,
+                       const float* bias = nullptr, bool relu = false);
 
 // dfilter = the filter gradient of conv(in, filter) given out_backprop dout.
 void conv2d_backprop_filter_direct_f32(const Conv2DGeometry& g, const float* in, const float* dout, float* dfilter);

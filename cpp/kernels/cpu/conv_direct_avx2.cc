@@ -19,6 +19,7 @@ struct Avx2 {
   static V load(const float* p) { return _mm256_loadu_ps(p); }
   static V bcast(float x) { return _mm256_set1_ps(x); }
   static V fma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
+  static V max(V a, V b) { return _mm256_max_ps(a, b); }
   static void store(float* p, V v) { _mm256_storeu_ps(p, v); }
 };
 

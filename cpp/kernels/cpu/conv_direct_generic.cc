@@ -19,6 +19,7 @@ struct Generic {
   }
   static V bcast(float x) { return V{x, x, x, x}; }
   static V fma(V a, V b, V c) { return a * b + c; }
+  static V max(V a, V b) { return a > b ? a : b; }  // b when either is NaN, as _mm_max_ps
   static void store(float* p, V v) { std::memcpy(p, &v, sizeof v); }
 };
 

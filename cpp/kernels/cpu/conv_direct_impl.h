@@ -16,11 +16,15 @@ struct DirectConv {
   float* out;
   const float* zeros;   // in_c zeros: the source of taps that fall in the padding
   int64_t nvec;         // vectors covering out_c
+  // The forward's epilogue, applied to the sums in registers: + bias (nvec * w floats, zero past
+  // out_c; null: none), then max(0, .) when relu.
+  const float* bias = nullptr;
+  bool relu = false;
 };
 
 // Scratch bytes a forward range of up to `pixels` output pixels needs.
 inline int64_t direct_conv_scratch(int64_t taps, int rw, int64_t pixels) {
-  return taps * (rw * int64_t(sizeof(float*)) + 4) + pixels * (int64_t(sizeof(float*)) + 8);
+  return taps * (rw * int64_t(sizeof(float*)) + 4 + 8) + pixels * (int64_t(sizeof(float*)) + 8);
 }
 
 // The filter gradient as the micro-kernels see it: dfilter[tap][ci][co] is the sum over output
@@ -34,10 +38,10 @@ struct DirectFilterGrad {
 
 // Scratch bytes the filter gradient needs for a range of up to `pixels` output pixels.
 inline int64_t filter_grad_scratch(int64_t pixels, int64_t nvec, int w) {
-  return pixels * (int64_t(sizeof(float*)) * 2 + 4 * 3 + int64_t(sizeof(float)) * nvec * w) + 64;
+  return pixels * (int64_t(sizeof(float*)) * 3 + 4 * 5 + int64_t(sizeof(float)) * nvec * w) + 64;
 }
 
-// A tile shape: rw output pixels (in the filter gradient: rw input channels) by up to nvb vectors
+// A tile shape: rw output pixels (the filter gradient has its own width) by up to nvb vectors
 // of output channels, with its kernels. The filter is packed in blocks of nvb vectors.
 struct DirectTile {
   int nvb, rw;

@@ -14,9 +14,10 @@ namespace {
 // acc[RW pixels][NV vectors] = sum over the taps and input channels of input value x filter row:
 // one broadcast per pixel and NV filter loads feed RW*NV FMAs. src[t*RW + r] is pixel r's input
 // at the t-th live tap (or the zero row), taps[t] that tap's index in the packed filter block f.
+// bias (NV vectors; null: none) is added to the sums, then max(0, .) taken when relu.
 template <class A, int RW, int NV>
 inline void tile(const float* const* src, const int* taps, int64_t ntaps, int64_t in_c, const float* f,
-                 float* const* dst, int valid) {
+                 float* const* dst, int valid, const float* bias, bool relu) {
   using V = typename A::V;
   constexpr int W = A::kW;
   V acc[RW][NV];
@@ -41,6 +42,20 @@ inline void tile(const float* const* src, const int* taps, int64_t ntaps, int64_
       }
     }
   }
+  if (bias) {
+#pragma GCC unroll 4
+    for (int n = 0; n < NV; ++n) {
+      const V b = A::load(bias + n * W);
+#pragma GCC unroll 32
+      for (int r = 0; r < RW; ++r) acc[r][n] = acc[r][n] + b;
+    }
+  }
+  if (relu) {
+#pragma GCC unroll 32
+    for (int r = 0; r < RW; ++r)
+#pragma GCC unroll 4
+      for (int n = 0; n < NV; ++n) acc[r][n] = A::max(A::zero(), acc[r][n]);  // NaN stays NaN
+  }
 #pragma GCC unroll 32
   for (int r = 0; r < RW; ++r) {
     if (valid == NV * W) {
@@ -58,11 +73,11 @@ inline void tile(const float* const* src, const int* taps, int64_t ntaps, int64_
 // The tile for nv (1..NV) vectors of output channels.
 template <class A, int RW, int NV>
 inline void tile_nv(int nv, const float* const* src, const int* taps, int64_t ntaps, int64_t in_c, const float* f,
-                    float* const* dst, int valid) {
+                    float* const* dst, int valid, const float* bias = nullptr, bool relu = false) {
   if constexpr (NV > 1) {
-    if (nv < NV) return tile_nv<A, RW, NV - 1>(nv, src, taps, ntaps, in_c, f, dst, valid);
+    if (nv < NV) return tile_nv<A, RW, NV - 1>(nv, src, taps, ntaps, in_c, f, dst, valid, bias, relu);
   }
-  tile<A, RW, NV>(src, taps, ntaps, in_c, f, dst, valid);
+  tile<A, RW, NV>(src, taps, ntaps, in_c, f, dst, valid, bias, relu);
 }
 
 inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -93,38 +108,61 @@ void run_pixels(const DirectConv& c, int64_t p0, int64_t p1, void* scratch) {
   const Conv2DGeometry& g = *c.g;
   constexpr int W = A::kW;
   const int64_t ntap_all = g.k_h * g.k_w, np_all = p1 - p0;
+  const int64_t in_h = g.in_h, in_w = g.in_w, in_c = g.in_c, k_w = g.k_w, dil_h = g.dil_h, dil_w = g.dil_w;
   const float** src = static_cast<const float**>(scratch);
   const float** img = src + ntap_all * RW;
-  int32_t* iy0 = reinterpret_cast<int32_t*>(img + np_all);
+  int64_t* off = reinterpret_cast<int64_t*>(img + np_all);
+  int32_t* iy0 = reinterpret_cast<int32_t*>(off + ntap_all);
   int32_t* ix0 = iy0 + np_all;
   int* taps = ix0 + np_all;
   pixel_origins(g, c.in, p0, p1, img, iy0, ix0);
+  for (int64_t t = 0; t < ntap_all; ++t) off[t] = (t / k_w * dil_h * in_w + t % k_w * dil_w) * in_c;
   alignas(64) float sink[NVB * W];  // where the tile's pixels past p1 go
+  int64_t origin[RW];                // each pixel's window origin in its image (may lie outside)
   for (int64_t b0 = 0; b0 < c.nvec; b0 += NVB) {
     const int nv = int(min64(NVB, c.nvec - b0));
-    const float* f = c.packed + b0 * W * ntap_all * g.in_c;
+    const float* f = c.packed + b0 * W * ntap_all * in_c;
     const int64_t co0 = b0 * W;
     const int valid = int(min64(nv * W, g.out_c - co0));
     for (int64_t i0 = 0; i0 < np_all; i0 += RW) {
       float* dst[RW];
       const int live = int(min64(RW, np_all - i0));
       for (int r = 0; r < RW; ++r) dst[r] = r < live ? c.out + (p0 + i0 + r) * g.out_c + co0 : sink;
+      // The tile's window origins' bounding box: a tap that keeps the whole box inside the image
+      // takes every pixel at a fixed offset, one that leaves it entirely is skipped, and only the
+      // taps in between check pixel by pixel.
+      int64_t y_lo = iy0[i0], y_hi = y_lo, x_lo = ix0[i0], x_hi = x_lo;
+      const float* base[RW];
+      for (int r = 0; r < RW; ++r) {
+        const int64_t i = i0 + (r < live ? r : 0);
+        const int64_t iy = iy0[i], ix = ix0[i];
+        y_lo = iy < y_lo ? iy : y_lo, y_hi = iy > y_hi ? iy : y_hi;
+        x_lo = ix < x_lo ? ix : x_lo, x_hi = ix > x_hi ? ix : x_hi;
+        base[r] = img[i];
+        origin[r] = (iy * in_w + ix) * in_c;
+      }
       int64_t ntaps = 0;
-      for (int64_t ky = 0; ky < g.k_h; ++ky)
-        for (int64_t kx = 0; kx < g.k_w; ++kx) {
-          bool any = false;
-          const float** s = src + ntaps * RW;
-          for (int r = 0; r < RW; ++r) {
-            s[r] = c.zeros;
-            if (r >= live) continue;
-            const int64_t i = i0 + r, iy = iy0[i] + ky * g.dil_h, ix = ix0[i] + kx * g.dil_w;
-            if (iy < 0 || iy >= g.in_h || ix < 0 || ix >= g.in_w) continue;
-            s[r] = img[i] + (iy * g.in_w + ix) * g.in_c;
-            any = true;
-          }
-          if (any) taps[ntaps++] = int(ky * g.k_w + kx);
+      for (int64_t t = 0; t < ntap_all; ++t) {
+        const int64_t dy = t / k_w * dil_h, dx = t % k_w * dil_w;
+        if (y_hi + dy < 0 || y_lo + dy >= in_h || x_hi + dx < 0 || x_lo + dx >= in_w) continue;
+        const float** s = src + ntaps * RW;
+        if (y_lo + dy >= 0 && y_hi + dy < in_h && x_lo + dx >= 0 && x_hi + dx < in_w) {
+          for (int r = 0; r < RW; ++r) s[r] = base[r] + (origin[r] + off[t]);
+          taps[ntaps++] = int(t);
+          continue;
         }
-      tile_nv<A, RW, NVB>(nv, src, taps, ntaps, g.in_c, f, dst, valid);
+        bool any = false;
+        for (int r = 0; r < RW; ++r) {
+          s[r] = c.zeros;
+          if (r >= live) continue;
+          const int64_t iy = iy0[i0 + r] + dy, ix = ix0[i0 + r] + dx;
+          if (iy < 0 || iy >= in_h || ix < 0 || ix >= in_w) continue;
+          s[r] = base[r] + (iy * in_w + ix) * in_c;
+          any = true;
+        }
+        if (any) taps[ntaps++] = int(t);
+      }
+      tile_nv<A, RW, NVB>(nv, src, taps, ntaps, in_c, f, dst, valid, c.bias ? c.bias + co0 : nullptr, c.relu);
     }
   }
 }
@@ -178,46 +216,144 @@ inline void ftile_rc(int rc, int nv, const float* const* src, const int32_t* row
   ftile_nv<A, RC, NV>(nv, src, rows, np, d, ldd, acc);
 }
 
-// Output pixels [p0, p1)'s share of the filter gradient, added to acc [tap][in_c][nvec * W]: their
-// out_backprop rows are copied once, zero-padded to whole vectors; per tap, the pixels whose
-// input is inside the image are listed, then every (input channels x output channels) tile
-// runs over that list with its sums in registers.
+// acc[RC rows][NV vectors] += sum over the listed pixels of input value x out_backprop row, where
+// row r of the filter gradient (a tap and an input channel) reads base[i][roff[r]]: tiles across
+// taps, for layers with fewer input channels than RC whose pixels' windows lie inside the image.
+template <class A, int RC, int NV>
+inline void ftile_gather(const float* const* base, const int64_t* roff, const int32_t* rows, int64_t np,
+                         const float* d, int64_t ldd, float* acc) {
+  using V = typename A::V;
+  constexpr int W = A::kW;
+  int64_t ro[RC];
+#pragma GCC unroll 32
+  for (int r = 0; r < RC; ++r) ro[r] = roff[r];
+  V s[RC][NV];
+#pragma GCC unroll 32
+  for (int r = 0; r < RC; ++r)
+#pragma GCC unroll 4
+    for (int n = 0; n < NV; ++n) s[r][n] = A::zero();
+  for (int64_t i = 0; i < np; ++i) {
+    const float* x = base[i];
+    const float* dr = d + rows[i] * ldd;
+    V dv[NV];
+#pragma GCC unroll 4
+    for (int n = 0; n < NV; ++n) dv[n] = A::load(dr + n * W);
+#pragma GCC unroll 32
+    for (int r = 0; r < RC; ++r) {
+      const V b = A::bcast(x[ro[r]]);
+#pragma GCC unroll 4
+      for (int n = 0; n < NV; ++n) s[r][n] = A::fma(b, dv[n], s[r][n]);
+    }
+  }
+#pragma GCC unroll 32
+  for (int r = 0; r < RC; ++r)
+#pragma GCC unroll 4
+    for (int n = 0; n < NV; ++n) A::store(acc + r * ldd + n * W, A::load(acc + r * ldd + n * W) + s[r][n]);
+}
+
+template <class A, int RC, int NV>
+inline void ftile_gather_rc(int rc, int nv, const float* const* base, const int64_t* roff, const int32_t* rows,
+                            int64_t np, const float* d, int64_t ldd, float* acc) {
+  if constexpr (RC > 1) {
+    if (rc < RC) return ftile_gather_rc<A, RC - 1, NV>(rc, nv, base, roff, rows, np, d, ldd, acc);
+  }
+  if constexpr (NV > 1) {
+    if (nv < NV) return ftile_gather_rc<A, RC, NV - 1>(rc, nv, base, roff, rows, np, d, ldd, acc);
+  }
+  ftile_gather<A, RC, NV>(base, roff, rows, np, d, ldd, acc);
+}
+
+// Output pixels [p0, p1)'s share of the filter gradient, added to acc [tap][in_c][nvec * W]. Their
+// out_backprop rows are read in place, or copied zero-padded to whole vectors when out_c is not a
+// multiple of W. Pixels whose window lies inside the image take every tap: the rows of the
+// gradient (tap, input channel) run in tiles over those pixels with no per-tap lists. For the
+// others, per tap, the pixels whose input is inside the image are listed, then every (input
+// channels x output channels) tile runs over that list with its sums in registers.
 template <class A, int RC, int NVB>
 void run_filter_grad(const DirectFilterGrad& c, int64_t p0, int64_t p1, void* scratch, float* acc) {
   const Conv2DGeometry& g = *c.g;
   constexpr int W = A::kW;
   const int64_t np_all = p1 - p0, ldd = c.nvec * W;
+  const int64_t in_h = g.in_h, in_w = g.in_w, in_c = g.in_c, k_w = g.k_w, dil_h = g.dil_h, dil_w = g.dil_w;
+  const int64_t span_h = (g.k_h - 1) * dil_h, span_w = (k_w - 1) * dil_w, ntap_all = g.k_h * k_w;
   const float** src = static_cast<const float**>(scratch);
   const float** img = src + np_all;
-  int32_t* rows = reinterpret_cast<int32_t*>(img + np_all);
+  const float** base = img + np_all;
+  int32_t* rows = reinterpret_cast<int32_t*>(base + np_all);
   int32_t* iy0 = rows + np_all;
   int32_t* ix0 = iy0 + np_all;
-  float* d = reinterpret_cast<float*>(reinterpret_cast<uintptr_t>(ix0 + np_all + 15) & ~uintptr_t(63));
-  pixel_origins(g, c.in, p0, p1, img, iy0, ix0);
-  for (int64_t i = 0; i < np_all; ++i) {
-    std::memcpy(d + i * ldd, c.dout + (p0 + i) * g.out_c, sizeof(float) * size_t(g.out_c));
-    std::memset(d + i * ldd + g.out_c, 0, sizeof(float) * size_t(ldd - g.out_c));
-  }
-  for (int64_t ky = 0; ky < g.k_h; ++ky)
-    for (int64_t kx = 0; kx < g.k_w; ++kx) {
-      int64_t np = 0;
-      for (int64_t i = 0; i < np_all; ++i) {
-        const int64_t iy = iy0[i] + ky * g.dil_h, ix = ix0[i] + kx * g.dil_w;
-        if (iy < 0 || iy >= g.in_h || ix < 0 || ix >= g.in_w) continue;
-        src[np] = img[i] + (iy * g.in_w + ix) * g.in_c;
-        rows[np++] = int32_t(i);
-      }
-      if (np == 0) continue;
-      float* acc_tap = acc + (ky * g.k_w + kx) * g.in_c * ldd;
-      for (int64_t ci = 0; ci < g.in_c; ci += RC) {
-        const int rc = int(min64(RC, g.in_c - ci));
-        if (ci > 0)
-          for (int64_t i = 0; i < np; ++i) src[i] += RC;
-        for (int64_t b0 = 0; b0 < c.nvec; b0 += NVB)
-          ftile_rc<A, RC, NVB>(rc, int(min64(NVB, c.nvec - b0)), src, rows, np, d + b0 * W, ldd,
-                               acc_tap + ci * ldd + b0 * W);
-      }
+  int32_t* inside = ix0 + np_all;
+  int32_t* border = inside + np_all;
+  const float* d = c.dout + p0 * g.out_c;
+  if (ldd != g.out_c) {
+    float* padded = reinterpret_cast<float*>(reinterpret_cast<uintptr_t>(border + np_all + 15) & ~uintptr_t(63));
+    for (int64_t i = 0; i < np_all; ++i) {
+      std::memcpy(padded + i * ldd, c.dout + (p0 + i) * g.out_c, sizeof(float) * size_t(g.out_c));
+      std::memset(padded + i * ldd + g.out_c, 0, sizeof(float) * size_t(ldd - g.out_c));
     }
+    d = padded;
+  }
+  pixel_origins(g, c.in, p0, p1, img, iy0, ix0);
+  int64_t n_in = 0, n_border = 0;
+  for (int64_t i = 0; i < np_all; ++i) {
+    const int64_t iy = iy0[i], ix = ix0[i];
+    if (iy >= 0 && iy + span_h < in_h && ix >= 0 && ix + span_w < in_w) {
+      base[n_in] = img[i] + (iy * in_w + ix) * in_c;
+      inside[n_in++] = int32_t(i);
+    } else {
+      border[n_border++] = int32_t(i);
+    }
+  }
+  if (n_in > 0) {
+    // Rows as one tap's contiguous channels when a tap has enough of them to fill a tile; else
+    // tiles gather rows across taps.
+    const bool per_tap = 2 * in_c >= RC;
+    const int64_t nrows = ntap_all * in_c;
+    int64_t roff[RC];
+    for (int64_t k0 = 0; k0 < nrows;) {
+      const int64_t t0 = k0 / in_c, ci0 = k0 % in_c;
+      const int rc = int(per_tap ? min64(RC, in_c - ci0) : min64(RC, nrows - k0));
+      if (per_tap) {
+        const int64_t o = (t0 / k_w * dil_h * in_w + t0 % k_w * dil_w) * in_c + ci0;
+        for (int64_t i = 0; i < n_in; ++i) src[i] = base[i] + o;
+      } else {
+        for (int r = 0; r < rc; ++r) {
+          const int64_t t = (k0 + r) / in_c;
+          roff[r] = (t / k_w * dil_h * in_w + t % k_w * dil_w) * in_c + (k0 + r) % in_c;
+        }
+      }
+      for (int64_t b0 = 0; b0 < c.nvec; b0 += NVB) {
+        const int nv = int(min64(NVB, c.nvec - b0));
+        float* a = acc + k0 * ldd + b0 * W;
+        if (per_tap)
+          ftile_rc<A, RC, NVB>(rc, nv, src, inside, n_in, d + b0 * W, ldd, a);
+        else
+          ftile_gather_rc<A, RC, NVB>(rc, nv, base, roff, inside, n_in, d + b0 * W, ldd, a);
+      }
+      k0 += rc;
+    }
+  }
+  if (n_border == 0) return;
+  for (int64_t t = 0; t < ntap_all; ++t) {
+    const int64_t dy = t / k_w * dil_h, dx = t % k_w * dil_w;
+    int64_t np = 0;
+    for (int64_t j = 0; j < n_border; ++j) {
+      const int64_t i = border[j], iy = iy0[i] + dy, ix = ix0[i] + dx;
+      if (iy < 0 || iy >= in_h || ix < 0 || ix >= in_w) continue;
+      src[np] = img[i] + (iy * in_w + ix) * in_c;
+      rows[np++] = int32_t(i);
+    }
+    if (np == 0) continue;
+    float* acc_tap = acc + t * in_c * ldd;
+    for (int64_t ci = 0; ci < in_c; ci += RC) {
+      const int rc = int(min64(RC, in_c - ci));
+      if (ci > 0)
+        for (int64_t i = 0; i < np; ++i) src[i] += RC;
+      for (int64_t b0 = 0; b0 < c.nvec; b0 += NVB)
+        ftile_rc<A, RC, NVB>(rc, int(min64(NVB, c.nvec - b0)), src, rows, np, d + b0 * W, ldd,
+                             acc_tap + ci * ldd + b0 * W);
+    }
+  }
 }
 
 // Input rows [r0, r1) (row r: image r / in_h, row r % in_h) of a strided convolution's input
@@ -275,9 +411,10 @@ void run_input_grad(const DirectConv& c, int64_t r0, int64_t r1, void* scratch) 
   }
 }
 
-template <class A, int RW, int NVB>
+// RW output pixels a forward tile, RC input channels a filter-gradient tile.
+template <class A, int RW, int NVB, int RC = RW>
 constexpr DirectTile make_tile() {
-  return {NVB, RW, &run_pixels<A, RW, NVB>, &run_filter_grad<A, RW, NVB>, &run_input_grad<A, RW, NVB>};
+  return {NVB, RW, &run_pixels<A, RW, NVB>, &run_filter_grad<A, RC, NVB>, &run_input_grad<A, RW, NVB>};
 }
 
 }  // namespace

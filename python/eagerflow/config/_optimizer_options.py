@@ -4,7 +4,8 @@ passes and ignores the rest (as TF ignores unknown names):
   constant_folding=False          -> no constant folding
   disable_model_pruning=True      -> no pruning of unused nodes
   arithmetic_optimization=False   -> no common-subexpression elimination (TF does CSE there)
-  remapping=False                 -> no elementwise fusion (TF fuses ops in its remapper)
+  remapping=False                 -> no elementwise fusion and no Conv2D + BiasAdd (+ Relu) fusion
+                                     (TF fuses ops in its remapper)
   scoped_allocator_optimization=False -> no buffer reuse in the executor (memory planning)
   loop_optimization=False         -> While loops over scalars are not compiled to the scalar
                                      interpreter (kernels/cpu/scalar_loop.h); they run their plans
@@ -36,6 +37,7 @@ def _apply():
         'pruning': not off and not _options.get('disable_model_pruning', False),
         'constant_folding': on('constant_folding'),
         'common_subexpression_elimination': on('arithmetic_optimization'),
+        'remapping': on('remapping'),
         'elementwise_fusion': on('remapping'),
         'memory_planning': on('scoped_allocator_optimization'),
         'loop_optimization': on('loop_optimization'),
