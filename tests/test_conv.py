@@ -108,6 +108,54 @@ def test_pooling_matches_numpy(k, s):
                                rtol=1e-5)
 
 
+def _max_pool_grad_reference(x, grad, k, s, pad_top, pad_left):
+    """TF's MaxPoolGrad: each window's first element, then any strictly greater one, takes its gradient."""
+    out = np.zeros_like(x)
+    for n in range(x.shape[0]):
+        for oy in range(grad.shape[1]):
+            for ox in range(grad.shape[2]):
+                ys = range(max(oy * s - pad_top, 0), min(oy * s - pad_top + k, x.shape[1]))
+                xs = range(max(ox * s - pad_left, 0), min(ox * s - pad_left + k, x.shape[2]))
+                for c in range(x.shape[3]):
+                    cells = [(y, xx) for y in ys for xx in xs]
+                    best = cells[0]
+                    for cell in cells[1:]:
+                        if x[n, cell[0], cell[1], c] > x[n, best[0], best[1], c]:
+                            best = cell
+                    out[n, best[0], best[1], c] += grad[n, oy, ox, c]
+    return out
+
+
+@pytest.mark.parametrize("shape, k, s, padding", [((2, 7, 8, 3), 2, 2, "VALID"), ((1, 6, 5, 70), 3, 1, "SAME"),
+                                                  ((2, 5, 5, 130), 3, 2, "SAME"), ((1, 4, 4, 1), 2, 1, "VALID")])
+def test_max_pool_grad_first_maximum_ties_and_nan(shape, k, s, padding):
+    x = np.round(rng.standard_normal(shape) * 2).astype(np.float32)  # many ties
+    x.flat[::5] = np.nan
+    y = tf.nn.max_pool2d(x, k, s, padding)
+    grad = rng.standard_normal(y.shape).astype(np.float32)
+    got = tf.raw_ops.MaxPoolGrad(orig_input=x, orig_output=y, grad=grad, ksize=[1, k, k, 1], strides=[1, s, s, 1],
+                                 padding=padding).numpy()
+    pad = lambda size, out: max((out - 1) * s + k - size, 0) // 2 if padding == "SAME" else 0  # noqa: E731
+    want = _max_pool_grad_reference(x, grad, k, s, pad(shape[1], y.shape[1]), pad(shape[2], y.shape[2]))
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+
+
+def test_max_pool_nan_follows_tensorflow():
+    # TF 2.21: the forward ignores NaN (an all-NaN window gives the lowest float); the gradient goes
+    # to the first element when it is NaN, else to the first maximum among the numbers.
+    nan = float("nan")
+    x = tf.constant(np.array([[1., 3., 3., 0.], [nan, 2., nan, 3.], [5, 5, 1, 1], [0, 0, 0, 0]],
+                             np.float32).reshape(1, 4, 4, 1))
+    y = tf.nn.max_pool2d(x, 2, 1, "VALID")
+    np.testing.assert_array_equal(y.numpy().reshape(3, 3), [[3, 3, 3], [5, 5, 3], [5, 5, 1]])
+    g = tf.constant(np.arange(1, 10, dtype=np.float32).reshape(1, 3, 3, 1))
+    dx = tf.raw_ops.MaxPoolGrad(orig_input=x, orig_output=y, grad=g, ksize=[1, 2, 2, 1], strides=[1, 1, 1, 1],
+                                padding="VALID")
+    np.testing.assert_array_equal(dx.numpy().reshape(4, 4), [[0, 3, 3, 0], [4, 0, 6, 0], [7, 13, 9, 0], [0, 0, 0, 0]])
+    all_nan = tf.constant(np.full((1, 2, 2, 1), nan, np.float64))
+    assert tf.nn.max_pool2d(all_nan, 2, 1, "VALID").numpy().ravel().tolist() == [np.finfo(np.float64).min]
+
+
 def test_pooling_same_padding_ignores_the_padding():
     x = tf.reshape(tf.range(16.0), [1, 4, 4, 1])
     assert tf.nn.avg_pool2d(x, 3, 2, "SAME").numpy().ravel().tolist() == [5.0, 6.5, 11.0, 12.5]

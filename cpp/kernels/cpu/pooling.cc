@@ -48,7 +48,7 @@ void max_pool(const Conv2DGeometry& g, const T* in, T* out) {
         const T* v = in + ((n * g.in_h + y) * g.in_w + x) * g.in_c;
         for (int64_t c = 0; c < g.in_c; ++c) {
           const Acc<T> a = static_cast<Acc<T>>(v[c]), b = static_cast<Acc<T>>(m[c]);
-          m[c] = (a > b || a != a) ? v[c] : m[c];  // NaN wins, as TF's max
+          m[c] = a > b ? v[c] : m[c];  // NaN never wins (an all-NaN window gives lowest()), as TF's
         }
       }
   });
@@ -72,26 +72,43 @@ void avg_pool(const Conv2DGeometry& g, const T* in, T* out) {
   });
 }
 
-// Gradients scatter into the input: images run in parallel, each image's windows in order.
+// Gradients scatter into the input: images run in parallel, each image's windows in order. Per
+// window, a chunk of channels at a time finds each channel's first maximum with the channel loop
+// innermost (contiguous in NHWC: it vectorizes), then adds the gradients at those positions.
 template <typename T>
 void max_pool_grad(const Conv2DGeometry& g, const T* in, const T* grad, T* out) {
   std::fill(out, out + g.batch * g.in_h * g.in_w * g.in_c, T(0));
   for_range(g.batch, [&](int64_t s, int64_t e) {
+    constexpr int64_t kChunk = 64;
+    Acc<T> m[kChunk];
+    int64_t best[kChunk];
     for (int64_t n = s; n < e; ++n)
       for (int64_t oy = 0; oy < g.out_h; ++oy)
         for (int64_t ox = 0; ox < g.out_w; ++ox) {
           const Window w = window(g, oy, ox);
+          if (w.y0 >= w.y1 || w.x0 >= w.x1) continue;
           const int64_t o = ((n * g.out_h + oy) * g.out_w + ox) * g.in_c;
-          for (int64_t c = 0; c < g.in_c; ++c) {
-            int64_t best = -1;
-            Acc<T> m = std::numeric_limits<Acc<T>>::lowest();
+          for (int64_t c0 = 0; c0 < g.in_c; c0 += kChunk) {
+            const int64_t len = std::min(kChunk, g.in_c - c0);
+            bool first = true;
             for (int64_t y = w.y0; y < w.y1; ++y)
               for (int64_t x = w.x0; x < w.x1; ++x) {
-                const int64_t i = ((n * g.in_h + y) * g.in_w + x) * g.in_c + c;
-                const Acc<T> v = static_cast<Acc<T>>(in[i]);
-                if (best < 0 || v > m || (v != v && m == m)) best = i, m = v;
+                const int64_t i0 = ((n * g.in_h + y) * g.in_w + x) * g.in_c + c0;
+                const T* v = in + i0;
+                if (first) {
+                  for (int64_t c = 0; c < len; ++c) m[c] = static_cast<Acc<T>>(v[c]), best[c] = i0 + c;
+                  first = false;
+                  continue;
+                }
+                for (int64_t c = 0; c < len; ++c) {  // as TF's: a later NaN never wins, a first one stays
+                  const Acc<T> a = static_cast<Acc<T>>(v[c]);
+                  const bool take = a > m[c];
+                  m[c] = take ? a : m[c];
+                  best[c] = take ? i0 + c : best[c];
+                }
               }
-            if (best >= 0) out[best] = static_cast<T>(static_cast<Acc<T>>(out[best]) + static_cast<Acc<T>>(grad[o + c]));
+            for (int64_t c = 0; c < len; ++c)
+              out[best[c]] = static_cast<T>(static_cast<Acc<T>>(out[best[c]]) + static_cast<Acc<T>>(grad[o + c0 + c]));
           }
         }
   }, 1);
