@@ -81,6 +81,11 @@ CASES = [
     ((2, 13, 12, 16), (3, 3, 16), (1, 1), "VALID", (1, 1)),  # windows inside: offsets per tap
     ((2, 13, 12, 8), (3, 3, 16), (1, 1), "SAME", (1, 1)),    # inside and border pixels in one range
     ((2, 9, 30, 3), (5, 3, 8), (1, 1), "SAME", (1, 2)),
+    # filter gradients vectorized over input channels (one vector of output channels): per ISA
+    ((2, 9, 10, 8), (3, 3, 8), (1, 1), "SAME", (1, 1)),      # AVX2
+    ((1, 8, 8, 32), (3, 3, 5), (1, 1), "SAME", (1, 1)),      # AVX-512, out_c padded
+    ((1, 8, 8, 12), (2, 2, 3), (1, 1), "VALID", (1, 1)),     # portable
+    ((1, 12, 12, 16), (9, 9, 4), (1, 1), "SAME", (1, 1)),    # 81 taps: blocks of 64
 ]
 
 

@@ -263,6 +263,59 @@ inline void ftile_gather_rc(int rc, int nv, const float* const* base, const int6
   ftile_gather<A, RC, NV>(base, roff, rows, np, d, ldd, acc);
 }
 
+// The filter gradient of layers with one vector of output channels and whole vectors of input
+// channels, with vectors over input channels instead: acc[t][o] (W input channels ci0.. of tap
+// taps[t], output channel co0 + o) += input vector x out_backprop value over the listed pixels. One
+// broadcast out_backprop value feeds T FMAs (one per tap), where the usual tile feeds one, so the
+// loop is bound by FMAs rather than loads. Added into acc ([tap][in_c][ldd]) transposed.
+template <class A, int T, int CO>
+inline void ftile_taps(const float* const* base, const int64_t* toff, const int* taps, int64_t ci0, int64_t co0,
+                       int co_n, const int32_t* rows, int64_t np, const float* d, int64_t ldd, int64_t in_c,
+                       float* acc) {
+  using V = typename A::V;
+  constexpr int W = A::kW;
+  V s[T][CO];
+#pragma GCC unroll 4
+  for (int t = 0; t < T; ++t)
+#pragma GCC unroll 16
+    for (int o = 0; o < CO; ++o) s[t][o] = A::zero();
+  int64_t off[T];
+#pragma GCC unroll 4
+  for (int t = 0; t < T; ++t) off[t] = toff[taps[t]] + ci0;
+  for (int64_t i = 0; i < np; ++i) {
+    const float* x = base[i];
+    const float* dr = d + rows[i] * ldd + co0;
+    V xv[T];
+#pragma GCC unroll 4
+    for (int t = 0; t < T; ++t) xv[t] = A::load(x + off[t]);
+#pragma GCC unroll 16
+    for (int o = 0; o < CO; ++o) {
+      const V b = A::bcast(dr[o]);
+#pragma GCC unroll 4
+      for (int t = 0; t < T; ++t) s[t][o] = A::fma(xv[t], b, s[t][o]);
+    }
+  }
+  alignas(64) float tmp[W];
+#pragma GCC unroll 4
+  for (int t = 0; t < T; ++t) {
+    float* a = acc + (int64_t(taps[t]) * in_c + ci0) * ldd + co0;
+    for (int o = 0; o < co_n; ++o) {
+      A::store(tmp, s[t][o]);
+      for (int j = 0; j < W; ++j) a[j * ldd + o] += tmp[j];
+    }
+  }
+}
+
+template <class A, int T, int CO>
+inline void ftile_taps_t(int nt, const float* const* base, const int64_t* toff, const int* taps, int64_t ci0,
+                         int64_t co0, int co_n, const int32_t* rows, int64_t np, const float* d, int64_t ldd,
+                         int64_t in_c, float* acc) {
+  if constexpr (T > 1) {
+    if (nt < T) return ftile_taps_t<A, T - 1, CO>(nt, base, toff, taps, ci0, co0, co_n, rows, np, d, ldd, in_c, acc);
+  }
+  ftile_taps<A, T, CO>(base, toff, taps, ci0, co0, co_n, rows, np, d, ldd, in_c, acc);
+}
+
 // Output pixels [p0, p1)'s share of the filter gradient, added to acc [tap][in_c][nvec * W]. Their
 // out_backprop rows are read in place, or copied zero-padded to whole vectors when out_c is not a
 // multiple of W. Pixels whose window lies inside the image take every tap: the rows of the
@@ -303,6 +356,26 @@ void run_filter_grad(const DirectFilterGrad& c, int64_t p0, int64_t p1, void* sc
     } else {
       border[n_border++] = int32_t(i);
     }
+  }
+  constexpr int kCo = W == 16 ? 8 : 4;  // T x kCo sums, T input vectors and a broadcast in registers
+  if (n_in > 0 && c.nvec == 1 && NVB == 1 && in_c % W == 0) {
+    int64_t toff[64];
+    int tap_ids[64];
+    for (int64_t t0 = 0; t0 < ntap_all; t0 += 64) {
+      const int64_t nt_all = min64(64, ntap_all - t0);
+      for (int64_t t = 0; t < nt_all; ++t) {
+        const int64_t tt = t0 + t;
+        toff[t] = (tt / k_w * dil_h * in_w + tt % k_w * dil_w) * in_c;
+        tap_ids[t] = int(t);
+      }
+      float* acc_t0 = acc + t0 * in_c * ldd;
+      for (int64_t ci0 = 0; ci0 < in_c; ci0 += W)
+        for (int64_t t = 0; t < nt_all; t += 3)
+          for (int64_t co0 = 0; co0 < g.out_c; co0 += kCo)
+            ftile_taps_t<A, 3, kCo>(int(min64(3, nt_all - t)), base, toff, tap_ids + t, ci0, co0,
+                                    int(min64(kCo, g.out_c - co0)), inside, n_in, d, ldd, in_c, acc_t0);
+    }
+    n_in = 0;
   }
   if (n_in > 0) {
     // Rows as one tap's contiguous channels when a tap has enough of them to fill a tile; else
