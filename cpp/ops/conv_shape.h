@@ -20,12 +20,12 @@ struct Conv2DGeometry {
 
 Conv2DGeometry conv2d_geometry(const Shape& input, const Shape& filter, const Attrs& attrs);
 
-// A depthwise convolution (filter [k_h, k_w, in_c, multiplier]): out_c = in_c * multiplier. TF's
-// DepthwiseConv2dNative checks and messages; dilations are honoured (TF's CPU kernel refuses them).
 // _FusedConv2D's fused_ops: true for [BiasAdd, Relu], false for [BiasAdd]; anything else is
 // Unimplemented (the ops the remapper makes).
 bool fused_conv2d_relu(const Attrs& attrs);
 
+// A depthwise convolution (filter [k_h, k_w, in_c, multiplier]): out_c = in_c * multiplier. TF's
+// DepthwiseConv2dNative checks and messages; dilations are honoured (TF's CPU kernel refuses them).
 Conv2DGeometry depthwise_conv2d_geometry(const Shape& input, const Shape& filter, const Attrs& attrs);
 
 // A pooling window (attr ksize [1, h, w, 1]) as a geometry: out_c = in_c, the window as the filter.
