@@ -86,6 +86,12 @@ CASES = [
     ((1, 8, 8, 32), (3, 3, 5), (1, 1), "SAME", (1, 1)),      # AVX-512, out_c padded
     ((1, 8, 8, 12), (2, 2, 3), (1, 1), "VALID", (1, 1)),     # portable
     ((1, 12, 12, 16), (9, 9, 4), (1, 1), "SAME", (1, 1)),    # 81 taps: blocks of 64
+    # forward row tiles (3-wide filter rows, one vector of output channels): dilated and strided rows,
+    # several images in one range, rows shorter than a tile
+    ((2, 11, 9, 4), (3, 3, 6), (1, 1), "SAME", (2, 1)),
+    ((2, 11, 9, 4), (5, 3, 6), (2, 1), "SAME", (3, 1)),
+    ((5, 4, 4, 2), (3, 3, 7), (1, 1), "SAME", (1, 1)),
+    ((1, 30, 40, 3), (3, 3, 16), (1, 1), [[0, 0], [1, 0], [2, 1], [0, 0]], (1, 1)),
 ]
 
 

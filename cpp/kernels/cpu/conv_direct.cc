@@ -113,7 +113,8 @@ void conv2d_direct_f32(const Conv2DGeometry& g, const float* in, const float* fi
   const int64_t nchunks = (pixels + chunk - 1) / chunk;
   const int64_t macs = pixels * taps * g.in_c * g.out_c;
   const int64_t parts = macs < kSplitMacs ? 1 : std::max<int64_t>(1, std::min<int64_t>(num_threads(), nchunks));
-  const size_t scratch_bytes = static_cast<size_t>(direct_conv_scratch(taps, tile.rw, std::min(chunk, pixels)));
+  const size_t scratch_bytes = static_cast<size_t>(direct_conv_scratch(taps, tile.rw, std::min(chunk, pixels))) +
+                               (row_tiles(g, nvec, tile.nvb) ? sizeof(float) * row_cache_floats(g, tile.rw) + 64 : 0);
   std::atomic<int64_t> next{0};
   parallel_for(parts, 1, [&](int64_t, int64_t) {
     AlignedFloats scratch(int64_t(scratch_bytes / sizeof(float)) + 1);

@@ -36,6 +36,17 @@ struct DirectFilterGrad {
   int64_t nvec;  // vectors covering out_c
 };
 
+// 3-wide filter rows at stride 1 and no horizontal dilation, one vector of output channels: the
+// forward runs row tiles over input rows transposed to [channel][column] (conv_direct_tile.h).
+// The transposed rows are cached in (k_h - 1) * dil_h + 2 slots by input row: the rows one output
+// row reads never share a slot.
+inline int64_t row_slots(const Conv2DGeometry& g) { return (g.k_h - 1) * g.dil_h + 2; }
+inline bool row_tiles(const Conv2DGeometry& g, int64_t nvec, int nvb) {
+  return nvec == 1 && nvb == 1 && g.k_w == 3 && g.stride_w == 1 && g.dil_w == 1 && row_slots(g) <= 16;
+}
+// Floats of the transposed input rows a row-tiled range keeps.
+inline int64_t row_cache_floats(const Conv2DGeometry& g, int rw) { return row_slots(g) * g.in_c * (g.out_w + rw + 2); }
+
 // Scratch bytes the filter gradient needs for a range of up to `pixels` output pixels.
 inline int64_t filter_grad_scratch(int64_t pixels, int64_t nvec, int w) {
   return pixels * (int64_t(sizeof(float*)) * 3 + 4 * 5 + int64_t(sizeof(float)) * nvec * w) + 64;

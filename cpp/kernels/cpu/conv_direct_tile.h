@@ -99,6 +99,102 @@ inline void pixel_origins(const Conv2DGeometry& g, const float* in, int64_t p0, 
   }
 }
 
+// acc[RW pixels of one output row] over filter rows of 3 taps: input column q of the tile (pixels
+// q, q-1, q-2 through taps 0, 1, 2) is broadcast once for three FMAs. rows[k] is the k-th filter
+// row's input row at the tile's first column, zero-padded, channels last; the columns are reached
+// from five bases 3 columns apart plus 0, 1 or 2 times in_c, so the addresses need no more
+// general registers than there are.
+template <class A, int RW>
+inline void row_tile(const float* const* rows, const float* const* frows, int nrows, int64_t in_c, float* const* dst,
+                     int live, const float* bias, bool relu) {
+  using V = typename A::V;
+  constexpr int W = A::kW;
+  constexpr int kBases = (RW + 2 + 2) / 3;
+  V acc[RW];
+#pragma GCC unroll 32
+  for (int r = 0; r < RW; ++r) acc[r] = A::zero();
+  const int64_t c1 = in_c, c2 = 2 * in_c;
+  for (int k = 0; k < nrows; ++k) {
+    const float* base[kBases];
+#pragma GCC unroll 8
+    for (int j = 0; j < kBases; ++j) base[j] = rows[k] + 3 * j * in_c;
+    const float* f = frows[k];  // [3 taps][in_c][W]
+    for (int64_t ci = 0; ci < in_c; ++ci, f += W) {
+      const V f0 = A::load(f), f1 = A::load(f + in_c * W), f2 = A::load(f + 2 * in_c * W);
+#pragma GCC unroll 32
+      for (int q = 0; q < RW + 2; ++q) {
+        const float* bq = base[q / 3] + ci;
+        const V b = A::bcast(q % 3 == 0 ? bq[0] : q % 3 == 1 ? bq[c1] : bq[c2]);
+        if (q < RW) acc[q] = A::fma(b, f0, acc[q]);
+        if (q >= 1 && q - 1 < RW) acc[q - 1] = A::fma(b, f1, acc[q - 1]);
+        if (q >= 2) acc[q - 2] = A::fma(b, f2, acc[q - 2]);
+      }
+    }
+  }
+  const V b = bias ? A::load(bias) : A::zero();
+#pragma GCC unroll 32
+  for (int r = 0; r < RW; ++r) {
+    V v = acc[r] + b;
+    if (relu) v = A::max(A::zero(), v);
+    if (r < live) A::store(dst[r], v);
+  }
+}
+
+// run_pixels for row_tiles() geometries: per output row segment, the k_h input rows it reads are
+// copied zero-padded into the row cache (consecutive output rows share k_h - 1 of them), then tiles
+// of RW pixels along the row run row_tile over the rows inside the image.
+template <class A, int RW>
+void run_rows(const DirectConv& c, int64_t p0, int64_t p1, float* cache) {
+  const Conv2DGeometry& g = *c.g;
+  constexpr int W = A::kW;
+  const int64_t in_c = g.in_c, in_w = g.in_w, ldr = g.out_w + RW + 2, slots = row_slots(g);
+  const int64_t slot_floats = in_c * ldr, per_image = g.out_h * g.out_w;
+  const int64_t left = min64(g.pad_left, ldr), right0 = left + in_w;
+  int64_t tag[16];  // the (image, row) each slot holds, as n * in_h + iy; -1 empty
+  for (int64_t s = 0; s < slots; ++s) tag[s] = -1;
+  const float* rows[16];
+  const float* frows[16];
+  float* dst[RW];
+  alignas(64) float sink[W];
+  for (int64_t p = p0; p < p1;) {
+    const int64_t n = p / per_image, oy = p % per_image / g.out_w, ox_start = p % g.out_w;
+    const int64_t seg = min64(g.out_w - ox_start, p1 - p);
+    int nrows = 0;
+    for (int64_t ky = 0; ky < g.k_h; ++ky) {
+      const int64_t iy = oy * g.stride_h - g.pad_top + ky * g.dil_h;
+      if (iy < 0 || iy >= g.in_h) continue;
+      const int64_t key = n * g.in_h + iy, s = iy % slots;
+      float* t = cache + s * slot_floats;
+      if (tag[s] != key) {  // columns j hold input column j - pad_left
+        const float* src = c.in + key * in_w * in_c;
+        std::memset(t, 0, sizeof(float) * size_t(left * in_c));
+        std::memcpy(t + left * in_c, src, sizeof(float) * size_t(min64(in_w, ldr - left) * in_c));
+        if (right0 < ldr) std::memset(t + right0 * in_c, 0, sizeof(float) * size_t((ldr - right0) * in_c));
+        tag[s] = key;
+      }
+      rows[nrows] = t;
+      frows[nrows++] = c.packed + ky * 3 * in_c * W;
+    }
+    for (int64_t ox0 = ox_start; ox0 < ox_start + seg; ox0 += RW) {
+      const int live = int(min64(RW, ox_start + seg - ox0));
+      for (int r = 0; r < RW; ++r) dst[r] = r < live ? c.out + ((n * g.out_h + oy) * g.out_w + ox0 + r) * g.out_c : sink;
+      const float* shifted[16];
+      for (int k = 0; k < nrows; ++k) shifted[k] = rows[k] + ox0 * in_c;
+      if (g.out_c == W) {
+        row_tile<A, RW>(shifted, frows, nrows, in_c, dst, live, c.bias, c.relu);
+      } else {  // the channels past out_c go to a row of their own
+        alignas(64) float part[RW][W];
+        float* pd[RW];
+        for (int r = 0; r < RW; ++r) pd[r] = part[r];
+        row_tile<A, RW>(shifted, frows, nrows, in_c, pd, RW, c.bias, c.relu);
+        for (int r = 0; r < live; ++r)
+          for (int64_t o = 0; o < g.out_c; ++o) dst[r][o] = part[r][o];
+      }
+    }
+    p += seg;
+  }
+}
+
 // Output pixels [p0, p1) (all images, row-major), block of output channels by block: each tile
 // gathers its pixels' input rows per tap (taps that miss every pixel are skipped, so borders cost
 // no FMAs past the image), then runs over all taps and input channels with the sums in registers.
@@ -115,6 +211,14 @@ void run_pixels(const DirectConv& c, int64_t p0, int64_t p1, void* scratch) {
   int32_t* iy0 = reinterpret_cast<int32_t*>(off + ntap_all);
   int32_t* ix0 = iy0 + np_all;
   int* taps = ix0 + np_all;
+  if constexpr (NVB == 1) {
+    if (row_tiles(g, c.nvec, NVB)) {
+      float* cache = reinterpret_cast<float*>(
+          (reinterpret_cast<uintptr_t>(scratch) + uintptr_t(direct_conv_scratch(ntap_all, RW, np_all)) + 63) &
+          ~uintptr_t(63));
+      return run_rows<A, RW>(c, p0, p1, cache);
+    }
+  }
   pixel_origins(g, c.in, p0, p1, img, iy0, ix0);
   for (int64_t t = 0; t < ntap_all; ++t) off[t] = (t / k_w * dil_h * in_w + t % k_w * dil_w) * in_c;
   alignas(64) float sink[NVB * W];  // where the tile's pixels past p1 go
