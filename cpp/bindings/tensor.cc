@@ -42,6 +42,22 @@ void init_tensor(py::module_& m) {
   m.def("convert_to_tensor", [](py::handle v, py::object dtype, bool exact) {
     return to_tensor(v, dtype.is_none() ? DType::kInvalid : static_cast<DType>(dtype.cast<int>()), exact);
   }, py::arg("value"), py::arg("dtype") = py::none(), py::arg("exact") = false);
+  // A list of op inputs sharing one dtype (concat, stack): the first tensor's dtype is the hint for
+  // the others, else each converts on its own. One call instead of one per element.
+  m.def("convert_list", [](py::handle values) {
+    py::sequence seq = py::reinterpret_borrow<py::sequence>(values);
+    DType hint = DType::kInvalid;
+    for (py::handle v : seq) {
+      if (py::isinstance<TensorImpl>(v)) {
+        hint = v.cast<const TensorImpl&>().dtype();
+        break;
+      }
+    }
+    py::list out(py::len(seq));
+    size_t i = 0;
+    for (py::handle v : seq) out[i++] = py::cast(to_tensor(v, hint));
+    return out;
+  });
   m.def("from_numpy", [](py::handle a) { return from_numpy(a); });
   m.def("dtype_is_valid", &dtype_is_valid);
   m.def("dtype_name", [](int t) { return dtype_name(static_cast<DType>(t)); });
