@@ -79,6 +79,18 @@ def test_concat_and_stack_of_strings(threads):
     assert tf.stack([a, a], 1).numpy().tolist() == np.stack([a, a], 1).tolist()
 
 
+def test_concat_and_stack_convert_mixed_lists_and_iterate_tensors():
+    # A tensor given as the list is iterated row by row; its rows are fresh objects each time.
+    x = np.arange(6.0).reshape(2, 3)
+    for _ in range(50):
+        np.testing.assert_array_equal(tf.stack(tf.constant(x)).numpy(), x)
+    np.testing.assert_array_equal(tf.concat(([1.0], tf.constant([2.5], tf.float32), np.float32([3])), 0).numpy(),
+                                  np.float32([1, 2.5, 3]))  # the first tensor's dtype is the hint
+    assert tf.stack([1, tf.constant(2, tf.int64)]).dtype == tf.int64
+    with pytest.raises(tf.errors.InvalidArgumentError, match="expected to be a int32 tensor but is a float tensor"):
+        tf.stack([tf.constant(1), tf.constant(2.0)])
+
+
 GATHER_CASES = [  # (params shape, indices shape, axis, batch_dims)
     ((10,), (4,), 0, 0),
     ((1,), (1,), 0, 0),

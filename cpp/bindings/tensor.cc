@@ -45,17 +45,16 @@ void init_tensor(py::module_& m) {
   // A list of op inputs sharing one dtype (concat, stack): the first tensor's dtype is the hint for
   // the others, else each converts on its own. One call instead of one per element.
   m.def("convert_list", [](py::handle values) {
-    py::sequence seq = py::reinterpret_borrow<py::sequence>(values);
     DType hint = DType::kInvalid;
-    for (py::handle v : seq) {
+    for (py::handle v : values) {
       if (py::isinstance<TensorImpl>(v)) {
         hint = v.cast<const TensorImpl&>().dtype();
         break;
       }
     }
-    py::list out(py::len(seq));
-    size_t i = 0;
-    for (py::handle v : seq) out[i++] = py::cast(to_tensor(v, hint));
+    py::list out;
+    for (py::handle v : values)  // tensors pass through as the same objects
+      out.append(py::isinstance<TensorImpl>(v) ? py::reinterpret_borrow<py::object>(v) : py::cast(to_tensor(v, hint)));
     return out;
   });
   m.def("from_numpy", [](py::handle a) { return from_numpy(a); });

@@ -1,6 +1,7 @@
 // CPU ArgMax/ArgMin: the first index of the extreme value along one axis. NaNs never win a
 // comparison, so they are skipped (TF gives argmax([nan, 1]) == 1); all-NaN rows give 0.
 #include <climits>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -50,17 +51,19 @@ int64_t first_extreme_index(const T* p, int64_t n, T init) {
     VI c0 = cur[0] - static_cast<I>(cur[0][0] - i);
     step(p + i, m[0], idx[0], c0);
   }
+  // Merge the sets lane by lane (a better value, or an equal one seen first), then the lanes.
+  for (int k = 1; k < K; ++k) {
+    const auto take = (kMax ? m[k] > m[0] : m[k] < m[0]) | ((m[k] == m[0]) & (idx[k] < idx[0]));
+    m[0] = take ? m[k] : m[0];
+    idx[0] = take ? idx[k] : idx[0];
+  }
   T best = init;
+  for (int j = 0; j < L; ++j) best = (kMax ? m[0][j] > best : m[0][j] < best) ? m[0][j] : best;
   int64_t at = 0;
-  for (int k = 0; k < K; ++k)
-    for (int j = 0; j < L; ++j) {
-      if (kMax ? m[k][j] > best : m[k][j] < best) {
-        best = m[k][j];
-        at = idx[k][j];
-      } else if (m[k][j] == best && idx[k][j] < at) {
-        at = idx[k][j];
-      }
-    }
+  if (best != init) {
+    at = INT64_MAX;
+    for (int j = 0; j < L; ++j) at = m[0][j] == best && idx[0][j] < at ? idx[0][j] : at;
+  }
   for (; i < n; ++i) {
     if (kMax ? p[i] > best : p[i] < best) {
       best = p[i];
