@@ -42,6 +42,21 @@ void init_tensor(py::module_& m) {
   m.def("convert_to_tensor", [](py::handle v, py::object dtype, bool exact) {
     return to_tensor(v, dtype.is_none() ? DType::kInvalid : static_cast<DType>(dtype.cast<int>()), exact);
   }, py::arg("value"), py::arg("dtype") = py::none(), py::arg("exact") = false);
+  // A list of op inputs sharing one dtype (concat, stack): the first tensor's dtype is the hint for
+  // the others, else each converts on its own. One call instead of one per element.
+  m.def("convert_list", [](py::handle values) {
+    DType hint = DType::kInvalid;
+    for (py::handle v : values) {
+      if (py::isinstance<TensorImpl>(v)) {
+        hint = v.cast<const TensorImpl&>().dtype();
+        break;
+      }
+    }
+    py::list out;
+    for (py::handle v : values)  // tensors pass through as the same objects
+      out.append(py::isinstance<TensorImpl>(v) ? py::reinterpret_borrow<py::object>(v) : py::cast(to_tensor(v, hint)));
+    return out;
+  });
   m.def("from_numpy", [](py::handle a) { return from_numpy(a); });
   m.def("dtype_is_valid", &dtype_is_valid);
   m.def("dtype_name", [](int t) { return dtype_name(static_cast<DType>(t)); });

@@ -136,16 +136,23 @@ int num_threads() {
 
 void set_num_threads(int n) { g_threads.store(n); }
 
-void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {
+namespace {
+
+constexpr int64_t kAlign = 64;
+
+void run_chunks(int64_t n, int64_t grain, int64_t max_chunks, bool align,
+                const std::function<void(int64_t, int64_t)>& fn) {
   if (n <= 0) return;
   grain = std::max<int64_t>(grain, 1);
-  int64_t threads = std::min<int64_t>(num_threads(), pool().workers() + 1);
-  int64_t chunks = std::min<int64_t>(threads, (n + grain - 1) / grain);
+  const int64_t chunks = std::min<int64_t>(max_chunks, (n + grain - 1) / grain);
   if (chunks <= 1 || t_in_parallel) {
     fn(0, n);
     return;
   }
   int64_t per = (n + chunks - 1) / chunks;
+  // Balanced chunks start at multiples of 64 items: a vectorized loop then leaves its scalar tail
+  // (whose math may round differently) at the same elements however the range is cut.
+  if (align && per >= kAlign) per = (per + kAlign - 1) / kAlign * kAlign;
   pool().run(chunks, [&](int64_t c) {
     int64_t b = c * per, e = std::min(n, b + per);
     if (b >= e) return;
@@ -159,6 +166,19 @@ void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, in
     }
     t_in_parallel = was;
   });
+}
+
+int64_t usable_threads() { return std::min<int64_t>(num_threads(), pool().workers() + 1); }
+
+}  // namespace
+
+void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {
+  run_chunks(n, grain, usable_threads(), false, fn);
+}
+
+void parallel_for_balanced(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {
+  const int64_t threads = usable_threads();
+  run_chunks(n, grain, threads > 1 ? threads * kChunksPerThread : 1, true, fn);
 }
 
 }  // namespace ef

@@ -14,4 +14,11 @@ void set_num_threads(int n);
 // Exceptions thrown by fn are rethrown in the caller (the first one wins).
 void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn);
 
+// parallel_for with the range cut into up to kChunksPerThread chunks per thread (each at least
+// `grain`), which the threads take from a shared counter: on a busy machine a thread the OS
+// preempts holds the op up by one small chunk, not by half of it. For chunks whose results do not
+// depend on where the range is cut (elementwise loops, disjoint outputs).
+constexpr int kChunksPerThread = 8;
+void parallel_for_balanced(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn);
+
 }  // namespace ef

@@ -1,6 +1,7 @@
 // CPU ArgMax/ArgMin: the first index of the extreme value along one axis. NaNs never win a
 // comparison, so they are skipped (TF gives argmax([nan, 1]) == 1); all-NaN rows give 0.
 #include <climits>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -16,38 +17,52 @@ constexpr int64_t kArgTile = 256;
 
 // One vectorized pass over a row of 4- or 8-byte elements: each lane keeps its strictly best value
 // and where it was first seen, then the lanes holding the row's extreme give the smallest index.
-// NaN never wins a comparison; nothing beating `init` gives 0 (both as TF's sequential scan).
+// Four independent lane sets take turns so the compare-select chains overlap (one set waits on its
+// own previous compare every vector). NaN never wins a comparison; nothing beating `init` gives 0
+// (both as TF's sequential scan).
 template <bool kMax, typename T>
 int64_t first_extreme_index(const T* p, int64_t n, T init) {
   using I = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
-  constexpr int L = 64 / sizeof(T);
+  constexpr int L = 64 / sizeof(T), K = 4;
   typedef T V __attribute__((vector_size(64)));
   typedef I VI __attribute__((vector_size(64)));
-  V m;
-  VI idx, cur;
-  for (int j = 0; j < L; ++j) {
-    m[j] = init;
-    idx[j] = 0;
-    cur[j] = j;
-  }
-  int64_t i = 0;
-  for (; i + L <= n; i += L) {
+  V m[K];
+  VI idx[K], cur[K];
+  for (int k = 0; k < K; ++k)
+    for (int j = 0; j < L; ++j) {
+      m[k][j] = init;
+      idx[k][j] = 0;
+      cur[k][j] = k * L + j;
+    }
+  auto step = [](const T* q, V& mk, VI& ik, const VI& ck) {
     V a;
-    std::memcpy(&a, p + i, sizeof(V));
-    const auto gt = kMax ? a > m : a < m;
-    m = gt ? a : m;
-    idx = gt ? cur : idx;
-    cur += L;
+    std::memcpy(&a, q, sizeof(V));
+    const auto gt = kMax ? a > mk : a < mk;
+    mk = gt ? a : mk;
+    ik = gt ? ck : ik;
+  };
+  int64_t i = 0;
+  for (; i + K * L <= n; i += K * L)
+    for (int k = 0; k < K; ++k) {
+      step(p + i + k * L, m[k], idx[k], cur[k]);
+      cur[k] += K * L;
+    }
+  for (; i + L <= n; i += L) {  // the remaining whole vectors, on set 0 (its indices stay increasing)
+    VI c0 = cur[0] - static_cast<I>(cur[0][0] - i);
+    step(p + i, m[0], idx[0], c0);
+  }
+  // Merge the sets lane by lane (a better value, or an equal one seen first), then the lanes.
+  for (int k = 1; k < K; ++k) {
+    const auto take = (kMax ? m[k] > m[0] : m[k] < m[0]) | ((m[k] == m[0]) & (idx[k] < idx[0]));
+    m[0] = take ? m[k] : m[0];
+    idx[0] = take ? idx[k] : idx[0];
   }
   T best = init;
+  for (int j = 0; j < L; ++j) best = (kMax ? m[0][j] > best : m[0][j] < best) ? m[0][j] : best;
   int64_t at = 0;
-  for (int j = 0; j < L; ++j) {
-    if (kMax ? m[j] > best : m[j] < best) {
-      best = m[j];
-      at = idx[j];
-    } else if (m[j] == best && idx[j] < at) {
-      at = idx[j];
-    }
+  if (best != init) {
+    at = INT64_MAX;
+    for (int j = 0; j < L; ++j) at = m[0][j] == best && idx[0][j] < at ? idx[0][j] : at;
   }
   for (; i < n; ++i) {
     if (kMax ? p[i] > best : p[i] < best) {
@@ -69,7 +84,7 @@ void arg_typed(const T* in, const AxisSplit& s, I* out) {
       for (int64_t k = b; k < e; ++k) {
         const T* p = in + k * R;
         if constexpr ((sizeof(T) == 4 || sizeof(T) == 8) && std::is_arithmetic_v<T> && std::is_same_v<C, T>) {
-          if (R >= 64 && R <= INT32_MAX) {
+          if (R >= 64 && R <= INT32_MAX - 256) {  // lane indices stay below INT32_MAX
             out[k] = static_cast<I>(first_extreme_index<kMax>(p, R, init));
             continue;
           }

@@ -17,13 +17,13 @@ constexpr int64_t kElementwiseGrain = int64_t(1) << 15;
 // Strides (in elements) that read `in` as if it had shape `out` (0 on broadcast dims).
 std::vector<int64_t> broadcast_strides(const Shape& in, const Shape& out);
 
-// Runs fn(begin, end) over [0, n), in parallel when n is large.
+// Runs fn(begin, end) over [0, n), in parallel (balanced chunks) when n is large.
 template <typename F>
 inline void for_range(int64_t n, F&& fn, int64_t grain = kElementwiseGrain) {
   if (n < 2 * grain) {
     fn(int64_t(0), n);
   } else {
-    parallel_for(n, grain, fn);
+    parallel_for_balanced(n, grain, fn);
   }
 }
 

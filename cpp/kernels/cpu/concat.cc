@@ -5,9 +5,64 @@
 namespace ef {
 namespace {
 
+// Joins inputs viewed as [outer, inner_i] into out [outer, sum(inner_i)] (concat along an axis,
+// and pack, whose inputs get a size-1 axis). Threads split the output's elements evenly, so one
+// large input or many small ones divide alike; each piece is one memcpy per run of a row.
+struct ConcatPiece {
+  const void* src;
+  int64_t inner;  // elements per outer row
+  int64_t col;    // first column in the output row
+};
+
+template <typename T>
+void concat_rows(const std::vector<ConcatPiece>& pieces, int64_t outer, int64_t out_inner, T* dst) {
+  const int64_t total = outer * out_inner;
+  if (total == 0) return;
+  for_range(total, [&](int64_t b, int64_t e) {
+    int64_t row = b / out_inner, col = b % out_inner;
+    size_t k = 0;
+    while (pieces[k].col + pieces[k].inner <= col) ++k;  // k: the piece holding col
+    for (int64_t pos = b; pos < e;) {
+      const ConcatPiece& p = pieces[k];
+      const int64_t off = col - p.col, len = std::min(p.inner - off, e - pos);
+      const T* s = static_cast<const T*>(p.src) + row * p.inner + off;
+      if constexpr (std::is_trivially_copyable_v<T>) {
+        std::memcpy(dst + pos, s, sizeof(T) * len);
+      } else {
+        for (int64_t i = 0; i < len; ++i) dst[pos + i] = s[i];
+      }
+      pos += len;
+      col += len;
+      if (col == out_inner) {
+        col = 0;
+        ++row;
+        k = 0;
+      } else {
+        ++k;
+      }
+      while (k < pieces.size() && pieces[k].inner == 0) ++k;  // empty inputs take no columns
+    }
+  });
+}
+
+// Copies every input into `out`, each a block of `inner(i)` elements per outer row.
+template <class Inner>
+void join_inputs(KernelContext& c, size_t n, TensorImpl* out, int64_t outer, Inner inner) {
+  std::vector<ConcatPiece> pieces;
+  pieces.reserve(n);
+  int64_t col = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t w = inner(i);
+    pieces.push_back({c.input(i)->raw_data(), w, col});
+    col += w;
+  }
+  EF_DISPATCH_STORAGE(out->dtype(), concat_rows<T>(pieces, outer, col, out->data<T>()));
+}
+
 void concat_kernel(KernelContext& c) {
   const size_t n = c.num_inputs() - 1;
   std::vector<Shape> shapes;
+  shapes.reserve(n);
   for (size_t i = 0; i < n; ++i) {
     check_same_dtype(c.op, c.input(0)->dtype(), c.input(i)->dtype(), static_cast<int>(i));
     shapes.push_back(c.input(i)->shape());
@@ -16,18 +71,15 @@ void concat_kernel(KernelContext& c) {
   Shape out_shape = concat_shape(c.op, shapes, c.input(n).get(), &axis);
   if (n == 1) return c.set_output(0, c.input(0)->with_shape(out_shape));
   TensorImpl* out = c.allocate_output(0, c.input(0)->dtype(), out_shape);
-  std::vector<int64_t> out_st = row_strides(out_shape);
-  int64_t offset = 0;
-  EF_DISPATCH_STORAGE(out->dtype(), {
-    for (size_t i = 0; i < n; ++i) {
-      copy_into<T>(*c.input(i), out->data<T>(), offset * out_st[axis], out_st);
-      offset += c.input(i)->shape()[axis];
-    }
-  });
+  int64_t outer = 1;
+  for (int d = 0; d < axis; ++d) outer *= out_shape[d];
+  if (outer == 0) return;
+  join_inputs(c, n, out, outer, [&](size_t i) { return c.input(i)->num_elements() / outer; });
 }
 
 void pack_kernel(KernelContext& c) {
   std::vector<Shape> shapes;
+  shapes.reserve(c.num_inputs());
   for (size_t i = 0; i < c.num_inputs(); ++i) {
     check_same_dtype(c.op, c.input(0)->dtype(), c.input(i)->dtype(), static_cast<int>(i));
     shapes.push_back(c.input(i)->shape());
@@ -35,12 +87,13 @@ void pack_kernel(KernelContext& c) {
   int axis;
   Shape out_shape = pack_shape(shapes, c.attrs.get<int64_t>("axis", 0), &axis);
   TensorImpl* out = c.allocate_output(0, c.input(0)->dtype(), out_shape);
-  std::vector<int64_t> out_st = row_strides(out_shape);
-  const int64_t step = out_st[axis];
-  out_st.erase(out_st.begin() + axis);  // each input fills the slice out[..., i, ...]
-  EF_DISPATCH_STORAGE(out->dtype(), {
-    for (size_t i = 0; i < c.num_inputs(); ++i) copy_into<T>(*c.input(i), out->data<T>(), i * step, out_st);
-  });
+  int64_t outer = 1, inner = 1;
+  for (int d = 0; d < out_shape.rank(); ++d) {
+    if (d < axis) outer *= out_shape[d];
+    else if (d > axis) inner *= out_shape[d];
+  }
+  if (outer == 0) return;
+  join_inputs(c, c.num_inputs(), out, outer, [inner](size_t) { return inner; });
 }
 
 // Copies the block [start, start + size) along `axis` of x into a new tensor of `piece` shape.

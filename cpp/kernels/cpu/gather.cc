@@ -1,5 +1,6 @@
 // CPU kernels for index-driven ops: GatherV2, GatherNd, Where (coordinates of true elements) and
 // SelectV2 (elementwise choice with broadcasting).
+#include <atomic>
 #include <complex>
 
 #include "kernels/cpu/copy.h"
@@ -35,6 +36,49 @@ void copy_block(const T* src, T* dst, int64_t n) {
   }
 }
 
+// Copies rows [b, e) of the [batch * outer, m] grid of gathered slices (each `inner` elements) and
+// checks each index as it goes; returns the first row whose index is outside [0, n), else -1.
+template <typename T, typename Index>
+int64_t gather_rows(const T* src, const Index* idx, T* dst, int64_t outer, int64_t n, int64_t m, int64_t inner,
+                    int64_t b, int64_t e) {
+  int64_t bo = b / m, j = b % m;
+  for (int64_t row = b; row < e; j = 0, ++bo) {
+    const Index* ix = idx + (bo / outer) * m;  // this batch's indices
+    const T* s = src + bo * n * inner;
+    const int64_t stop = std::min(e, row + (m - j));
+    if (inner == 1) {
+      T* const d = dst;
+      for (; row < stop; ++row, ++j) {
+        const int64_t v = ix[j];
+        if (static_cast<uint64_t>(v) >= static_cast<uint64_t>(n)) return row;
+        d[row] = s[v];
+      }
+    } else {
+      for (; row < stop; ++row, ++j) {
+        const int64_t v = ix[j];
+        if (static_cast<uint64_t>(v) >= static_cast<uint64_t>(n)) return row;
+        copy_block(s + v * inner, dst + row * inner, inner);
+      }
+    }
+  }
+  return -1;
+}
+
+template <typename T, typename Index>
+int64_t gather_all(const T* src, const Index* idx, T* dst, int64_t rows, int64_t outer, int64_t n, int64_t m,
+                   int64_t inner) {
+  std::atomic<int64_t> bad{rows};
+  for_range(
+      rows,
+      [&](int64_t b, int64_t e) {
+        const int64_t r = gather_rows(src, idx, dst, outer, n, m, inner, b, e);
+        for (int64_t cur = bad.load(); r >= 0 && r < cur && !bad.compare_exchange_weak(cur, r);) {
+        }
+      },
+      std::max<int64_t>(1, kElementwiseGrain / inner));
+  return bad.load() < rows ? bad.load() : -1;
+}
+
 void gather_kernel(KernelContext& c) {
   const TensorImpl& params = *c.input(0);
   const TensorImpl& indices = *c.input(1);
@@ -47,26 +91,28 @@ void gather_kernel(KernelContext& c) {
   const int64_t batch = prod(ps, 0, bd), outer = prod(ps, bd, axis), n = ps[axis];
   const int64_t inner = prod(ps, axis + 1, ps.rank());
   const int64_t m = prod(indices.shape(), bd, indices.rank());
-  std::vector<int64_t> idx = tensor_to_int_vector(indices);
-  for (size_t i = 0; i < idx.size(); ++i)
-    EF_INVALID(idx[i] >= 0 && idx[i] < n, "indices", coords(i, indices.shape(), indices.rank()), " = ", idx[i],
-               " is not in [0, ", n, ")");
+  auto report = [&](int64_t i, int64_t v) {
+    throw_error(Code::kInvalidArgument, "indices", coords(i, indices.shape(), indices.rank()), " = ", v,
+                " is not in [0, ", n, ")");
+  };
   TensorImpl* out = c.allocate_output(0, params.dtype(), out_shape);
   const int64_t rows = batch * outer * m;
-  if (rows == 0 || inner == 0) return;
-  EF_DISPATCH_STORAGE(params.dtype(), {
-    const T* src = params.data<T>();
-    T* dst = out->data<T>();
-    for_range(
-        rows,
-        [&](int64_t b, int64_t e) {
-          for (int64_t row = b; row < e; ++row) {
-            const int64_t j = row % m, bo = row / m, bb = bo / outer;
-            copy_block(src + (bo * n + idx[bb * m + j]) * inner, dst + row * inner, inner);
-          }
-        },
-        std::max<int64_t>(1, kElementwiseGrain / inner));
-  });
+  if (rows == 0 || inner == 0) return;  // nothing to copy: TF checks no index either
+  auto run = [&](auto index_tag) {
+    using Index = decltype(index_tag);
+    const Index* idx = indices.data<Index>();
+    int64_t bad = -1;
+    EF_DISPATCH_STORAGE(params.dtype(), bad = gather_all(params.data<T>(), idx, out->data<T>(), rows, outer, n, m, inner));
+    if (bad >= 0) {  // the first bad row in order holds the first bad index
+      const int64_t i = (bad / m / outer) * m + bad % m;
+      report(i, idx[i]);
+    }
+  };
+  switch (indices.dtype()) {
+    case DType::kInt16: run(int16_t{}); break;
+    case DType::kInt32: run(int32_t{}); break;
+    default: run(int64_t{}); break;
+  }
 }
 
 void gather_nd_kernel(KernelContext& c) {

@@ -145,33 +145,30 @@ void reduce_cols(const In* p, int64_t R, int64_t stride, int64_t w, A* acc) {
   for (int64_t j = 0; j < w; ++j) acc[j] = Red::op(acc[j], tmp[j]);
 }
 
+// Long rows and tall columns are cut into blocks of a size fixed by the shape alone, reduced in
+// parallel and combined pairwise in block order: the result never depends on the thread count.
+constexpr int64_t kRowBlock = int64_t(1) << 16;  // elements per block of a long row
+constexpr int64_t kFewUnits = 16;                // column tiles below which tall columns are banded
+
 // out[k1 * K2 + k2] = reduce over r of in[(k1 * R + r) * K2 + k2].
 template <class Red, typename In, typename A>
 void reduce3(const In* in, int64_t K1, int64_t R, int64_t K2, A* out) {
-  const int64_t total = K1 * R * K2;
-  const int64_t nt = num_threads();
-  const bool big = total >= 2 * kElementwiseGrain && nt > 1;
   if (K2 == 1) {
-    if (!big || K1 >= nt) {
+    if (R < 2 * kRowBlock) {
       for_range(K1, [&](int64_t s, int64_t e) {
         for (int64_t k = s; k < e; ++k) out[k] = reduce_contig<Red, In, A>(in + k * R, R);
       }, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(R, 1)));
       return;
     }
-    // Few long rows: split each row across threads, then combine the partial results.
-    for (int64_t k = 0; k < K1; ++k) {
-      Scratch<A> part(nt);
-      const int64_t per = (R + nt - 1) / nt;
-      parallel_for(nt, 1, [&](int64_t s, int64_t e) {
-        for (int64_t c = s; c < e; ++c) {
-          int64_t b = std::min(R, c * per), n = std::min(R, b + per) - b;
-          part[c] = reduce_contig<Red, In, A>(in + k * R + b, n);
-        }
-      });
-      A a = part[0];
-      for (int64_t c = 1; c < nt; ++c) a = Red::op(a, part[c]);
-      out[k] = a;
-    }
+    const int64_t nb = (R + kRowBlock - 1) / kRowBlock;
+    Scratch<A> part(K1 * nb);
+    for_range(K1 * nb, [&](int64_t s, int64_t e) {
+      for (int64_t u = s; u < e; ++u) {
+        const int64_t k = u / nb, b = (u % nb) * kRowBlock;
+        part[u] = reduce_contig<Red, In, A>(in + k * R + b, std::min(kRowBlock, R - b));
+      }
+    }, 1);
+    for (int64_t k = 0; k < K1; ++k) out[k] = reduce_contig<Red, A, A>(part.data() + k * nb, nb);
     return;
   }
   const int64_t tiles = (K2 + kColTile - 1) / kColTile;
@@ -182,25 +179,28 @@ void reduce3(const In* in, int64_t K1, int64_t R, int64_t K2, A* out) {
       reduce_cols<Red, In, A>(base + k1 * R * K2 + c0, rows, K2, w, dst + k1 * K2 + c0);
     }
   };
-  if (!big || units >= nt) {
+  const int64_t band = std::max<int64_t>(128, kRowBlock / std::min(K2, kColTile));  // rows per band
+  if (units >= kFewUnits || R < 2 * band) {
     for_range(units, [&](int64_t s, int64_t e) { run_units(in, R, out, s, e); },
               std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(R * kColTile, 1)));
     return;
   }
-  // Few column tiles over many rows: each thread reduces a band of rows, then combine.
-  const int64_t nout = K1 * K2, per = (R + nt - 1) / nt;
-  Scratch<A> part(nt * nout);
-  parallel_for(nt, 1, [&](int64_t s, int64_t e) {
+  // Few column tiles over many rows: bands of rows reduced in parallel, then combined pairwise.
+  const int64_t nout = K1 * K2, nbands = (R + band - 1) / band;
+  Scratch<A> part(nbands * nout);
+  for_range(nbands, [&](int64_t s, int64_t e) {
     for (int64_t c = s; c < e; ++c) {
-      const int64_t b = std::min(R, c * per), n = std::min(R, b + per) - b;
-      run_units(in + b * K2, n, part.data() + c * nout, 0, units);
+      const int64_t b = c * band;
+      run_units(in + b * K2, std::min(band, R - b), part.data() + c * nout, 0, units);
+    }
+  }, 1);
+  for_range(nout, [&](int64_t s, int64_t e) {
+    Scratch<A> col(nbands);
+    for (int64_t i = s; i < e; ++i) {
+      for (int64_t c = 0; c < nbands; ++c) col[c] = part[c * nout + i];
+      out[i] = reduce_contig<Red, A, A>(col.data(), nbands);
     }
   });
-  for (int64_t i = 0; i < nout; ++i) {
-    A a = part[i];
-    for (int64_t c = 1; c < nt; ++c) a = Red::op(a, part[c * nout + i]);
-    out[i] = a;
-  }
 }
 
 // The accumulator type: float16 accumulates in float; Mean of narrow ints in int64 (as TF,

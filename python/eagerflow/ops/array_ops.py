@@ -44,12 +44,7 @@ def _int_tensor(x):
 
 def _convert_list(values):
     """Converts a list of op inputs sharing one dtype: the first tensor's dtype, else each its own."""
-    hint = None
-    for v in values:
-        if isinstance(v, Tensor):
-            hint = v._dtype_enum
-            break
-    return [_t(v, hint) for v in values]
+    return _core.convert_list(values)
 
 
 def _cast(x, dtype):
