@@ -13,7 +13,7 @@ from eagerflow.framework.gradient_registry import get_gradient_function
 from eagerflow.ops import _execute
 import eagerflow.ops.gradients_impl_all  # noqa: F401  (registers every gradient module)
 
-_FLOATS = (np.float16, np.float32, np.float64, np.complex64)
+_FLOATS = (np.float16, np.float32, np.float64, np.complex64, np.complex128)
 
 
 class OpView:

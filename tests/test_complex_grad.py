@@ -1,8 +1,8 @@
-"""Gradients with respect to complex64 inputs, in TF's convention: for a real loss L, the gradient
+"""Gradients with respect to complex64 and complex128 inputs, in TF's convention: for a real loss L, the gradient
 of z is dL/dRe(z) + i dL/dIm(z) (a holomorphic op passes grad * conj(f'(z))).
 
 Every op of the registry whose sample (tests/op_samples.py) has a gradient and also runs with its
-float inputs made complex64 is checked against central differences of
+float inputs made complex (either width) is checked against central differences of
 L = sum(Re(conj(g) * f)) for a random complex upstream gradient g, eagerly and built in a graph.
 Ops where TF follows another rule say which in their sample (`complex_grad`). A few values
 obtained from TensorFlow 2.21 pin the convention itself."""
@@ -24,8 +24,8 @@ from test_op_table import NAMES, OPS, _flat_positions, tensors
 _RULES = ("unconjugated", "real_upstream", "zero")
 
 
-def _complex_values(name, c):
-    """The call's inputs with every float or complex one made complex64 with a nonzero imaginary
+def _complex_values(name, c, ctype):
+    """The call's inputs with every float or complex one made `ctype` with a nonzero imaginary
     part (seeded by the op's name); None when the call has no such input."""
     rng = np.random.default_rng(zlib.crc32(name.encode()))
     out, changed = [], False
@@ -35,38 +35,43 @@ def _complex_values(name, c):
             continue
         v = x.numpy() if isinstance(x, tf.Tensor) else np.asarray(x)
         if v.dtype.kind in "fc":
-            v = np.asarray(v + 1j * rng.uniform(-0.4, 0.4, v.shape), np.complex64)
+            v = np.asarray(v + 1j * rng.uniform(-0.4, 0.4, v.shape), ctype)
             changed = True
         out.append(v)
     return out if changed else None
 
 
-def _complex_cases():
-    """{op name: [(call, complex values)]} for the differentiable ops that take complex64."""
+def _complex_cases(ctype):
+    """{op name: [(call, complex values)]} for the differentiable ops that take `ctype`."""
     cases = {}
     for name in NAMES:
         e = SAMPLES[name]
         if e.no_grad or e.no_entry or gradient_registry.get_gradient_function(name) is None:
             continue
         for c in e.calls:
-            values = _complex_values(name, c)
+            values = _complex_values(name, c, ctype)
             if values is None:
                 continue
             try:
                 execute(name, tensors(values), c.attrs)
             except (tf.errors.InvalidArgumentError, tf.errors.NotFoundError, TypeError):
-                continue  # the op takes no complex64 (its kernel or its function attrs say so)
+                continue  # the op takes no ctype (its kernel or its function attrs say so)
             cases.setdefault(name, []).append((c, values))
     return cases
 
 
-CASES = _complex_cases()
+CASES = _complex_cases(np.complex64)
+CASES128 = _complex_cases(np.complex128)
+_BY_TYPE = {np.complex64: CASES, np.complex128: CASES128}
 
 
 def test_complex_ops_are_found():
     # The discovery above must see the ops whose gradients conjugate, and whatever else takes complex64.
     assert {"Mul", "RealDiv", "Exp", "Pow", "MatMul", "BatchMatMulV2", "Prod", "ComplexAbs", "Sum",
             "Cast"} <= set(CASES), sorted(CASES)
+    assert {"Mul", "RealDiv", "Exp", "Pow", "MatMul", "BatchMatMulV2", "Prod", "ComplexAbs", "Sum", "Cast", "Sqrt",
+            "Tanh"} <= set(CASES128), \
+        sorted(CASES128)
 
 
 def test_complex_grad_rules_are_known():
@@ -101,14 +106,14 @@ def _loss(name, values, attrs, ups):
 
 
 def _numerical(name, values, attrs, ups, i, delta=1e-2):
-    """dL/dRe(x) + i dL/dIm(x) for input i by central differences (the steps as complex64 holds them)."""
+    """dL/dRe(x) + i dL/dIm(x) for input i by central differences (the steps as x's dtype holds them)."""
     x = values[i]
     out = np.zeros(x.shape, np.complex128)
     for k in range(x.size):
         for unit in (1, 1j):
             xp, xm = x.copy(), x.copy()
-            xp.flat[k] += np.complex64(delta * unit)
-            xm.flat[k] -= np.complex64(delta * unit)
+            xp.flat[k] += x.dtype.type(delta * unit)
+            xm.flat[k] -= x.dtype.type(delta * unit)
             step = complex(xp.flat[k]) - complex(xm.flat[k])
             step = step.real if unit == 1 else step.imag
             lp = _loss(name, values[:i] + [xp] + values[i + 1:], attrs, ups)
@@ -117,16 +122,17 @@ def _numerical(name, values, attrs, ups, i, delta=1e-2):
     return out
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_complex_gradient_matches_finite_differences(name):
+@pytest.mark.parametrize("name, ctype", [(n, np.complex64) for n in sorted(CASES)] +
+                         [(n, np.complex128) for n in sorted(CASES128)], ids=lambda v: getattr(v, "__name__", v))
+def test_complex_gradient_matches_finite_differences(name, ctype):
     e = SAMPLES[name]
     rule = next(iter(e.complex_grad)) if e.complex_grad else None
     rng = np.random.default_rng(zlib.crc32(name.encode()) + 1)
     checked = 0
-    for c, values in CASES[name]:
+    for c, values in _BY_TYPE[ctype][name]:
         names = e.grad or tuple(i.rstrip("*") for i in OPS[name].inputs)  # grad_checked_in: every input
         wrt = [i for i in _flat_positions(OPS[name], len(values), names)
-               if isinstance(values[i], np.ndarray) and values[i].dtype == np.complex64]
+               if isinstance(values[i], np.ndarray) and values[i].dtype == ctype]
         if not wrt:
             continue
         outs = execute(name, tensors(values), c.attrs)
@@ -137,7 +143,7 @@ def test_complex_gradient_matches_finite_differences(name):
             if rule == "zero":
                 assert g is None or not np.any(g.numpy()), name
                 continue
-            assert g is not None and g.dtype == tf.complex64 and tuple(g.shape) == values[i].shape, (name, i, g)
+            assert g is not None and g.dtype == tf.as_dtype(ctype) and tuple(g.shape) == values[i].shape, (name, i, g)
             if rule == "unconjugated":  # grad * f'(z): conj of the convention's gradient for conj(g)
                 want = np.conj(_numerical(name, values, c.attrs, [None if u is None else np.conj(u) for u in ups], i))
             else:
@@ -147,14 +153,14 @@ def test_complex_gradient_matches_finite_differences(name):
                                        err_msg="%s: gradient of input %d" % (name, i))
         check_graph(name, values, c.attrs, wrt)
         checked += 1
-    assert checked, "%s: no call has complex64 values for the inputs %s" % (name, e.grad)
+    assert checked, "%s: no call has %s values for the inputs %s" % (name, ctype.__name__, e.grad)
 
 
 # ---- values from TensorFlow 2.21 ----
 # The gradient of sum(f(*xs) * u), with u = [1, 2, ...] (times 1 - 0.5j for complex outputs).
 
-def _c(v):
-    return tf.constant(np.array(v, np.complex64))
+def _c(v, ctype=np.complex64):
+    return tf.constant(np.array(v, ctype))
 
 
 _TF_VALUES = {
@@ -189,18 +195,20 @@ _TF_VALUES = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(_TF_VALUES))
-def test_complex_gradient_as_tensorflow(case):
+@pytest.mark.parametrize("case, ctype", [(c, np.complex64) for c in sorted(_TF_VALUES)] +
+                         [(c, np.complex128) for c in sorted(_TF_VALUES)],
+                         ids=lambda v: getattr(v, "__name__", v))
+def test_complex_gradient_as_tensorflow(case, ctype):
     fn, args, want = _TF_VALUES[case]
-    xs = [_c(a) for a in args]
+    xs = [_c(a, ctype) for a in args]
     with tf.GradientTape() as tape:
         tape.watch(xs)
         y = fn(*xs)
         u = np.arange(1, int(np.prod(y.shape)) + 1).reshape(tuple(y.shape))
         loss = y * tf.constant(u * (1 - 0.5j) if y.dtype.is_complex else u, y.dtype)
     for g, w in zip(tape.gradient(loss, xs), want):
-        assert g.dtype == tf.complex64
-        np.testing.assert_allclose(g.numpy(), np.array(w, np.complex64), atol=2e-4, rtol=1e-4, err_msg=case)
+        assert g.dtype == tf.as_dtype(ctype)
+        np.testing.assert_allclose(g.numpy(), np.array(w, ctype), atol=2e-4, rtol=1e-4, err_msg=case)
 
 
 def test_cast_to_complex_gradient_is_the_real_part():

@@ -316,7 +316,7 @@ def test_sequence_dtype_comes_from_its_first_leaf():
                          ([np.int64(2 ** 40), 2], tf.int64), ([np.int64(1), 2.5], tf.float32),
                          ([1, np.float64(2.5)], tf.float32), ([[np.float16(1)], [np.float64(2)]], tf.float16),
                          ([np.array([1.0], np.float32), [2.0]], tf.float32), ([np.uint8(200), 1], tf.int32),
-                         ([1j, 1.0], tf.complex64)]:
+                         ([1j, 1.0], tf.complex128), ([np.complex64(1j), 1.0], tf.complex128)]:
         assert tf.constant(value).dtype == dtype, value
     for value in ([1.0, 1j], [1, 1j], [np.bool_(True), 1], [np.float32(1), 1j]):
         with pytest.raises(ValueError, match="Can't convert Python sequence with mixed types to Tensor."):

@@ -153,8 +153,9 @@ def test_special_values():
 
 
 def test_complex_abs_and_helpers():
-    r = tf.math.abs(tf.constant([3 + 4j, -1j]))
-    assert r.dtype == tf.float32
+    r = tf.math.abs(tf.constant([3 + 4j, -1j]))  # complex128 (Python complex), as in TF
+    assert r.dtype == tf.float64
+    assert tf.math.abs(tf.constant([3 + 4j], tf.complex64)).dtype == tf.float32
     np.testing.assert_allclose(r.numpy(), [5, 1])
     np.testing.assert_allclose(tf.math.expm1(tf.constant([1e-10 + 1e-10j])).numpy(), [1e-10 + 1e-10j], rtol=1e-6)
     np.testing.assert_allclose(tf.math.log1p(tf.constant([1e-10 + 1e-10j])).numpy(), [1e-10 + 1e-10j], rtol=1e-6)

@@ -99,7 +99,7 @@ def test_segment_results_as_tf():
     (lambda: tf.math.segment_max(tf.constant([1., 2.]), tf.constant([0, 1], tf.int16)),
      "Value for attr 'Tindices' of int16 is not in the list of allowed values: int32, int64"),
     (lambda: tf.math.segment_max(tf.constant([1j, 2]), [0, 1]),
-     "Value for attr 'T' of complex64 is not in the list of allowed values: float, double, int32, uint8, int16, int8, "
+     "Value for attr 'T' of complex128 is not in the list of allowed values: float, double, int32, uint8, int16, int8, "
      "int64, bfloat16, uint16, half, uint32, uint64"),
 ])
 def test_segment_errors_as_tf(call, message):

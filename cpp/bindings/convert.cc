@@ -10,6 +10,7 @@
 #include "eager/context.h"
 #include "graph/function.h"
 #include "graph/graph.h"
+#include "kernels/cpu/cast.h"
 #include "ops/registry.h"
 
 namespace ef {
@@ -32,8 +33,12 @@ Tensor int_scalar(long long v, DType hint) {
   }
   if (dtype_is_integer(dt)) {
     bool fits = true;
-    EF_DISPATCH_INT(dt, (void)0, fits = v >= (long long)std::numeric_limits<T>::min() &&
-                                        (v < 0 || (unsigned long long)v <= (unsigned long long)std::numeric_limits<T>::max()));
+    switch (dt) {
+      EF_CASES_INT(fits = v >= (long long)std::numeric_limits<T>::min() &&
+                          (v < 0 || (unsigned long long)v <= (unsigned long long)std::numeric_limits<T>::max()))
+      EF_CASES_WIDE_UINT((void)0)  // TF wraps Python ints into uint16/32/64 (-1 is their max)
+      default: break;
+    }
     if (!fits) throw TypeError(str_cat("Cannot convert ", v, " to EagerTensor of dtype ", dtype_name(dt)));
   }
   Tensor t = TensorImpl::empty(dt, Shape());
@@ -72,6 +77,19 @@ Tensor string_scalar(py::handle v) {
   return t;
 }
 
+// ml_dtypes' bfloat16 NumPy dtype (TF's), or None where ml_dtypes is not installed.
+py::object& bfloat16_numpy_dtype() {
+  static py::object* d = [] {
+    auto* o = new py::object(py::none());  // leaked: outlives interpreter teardown safely
+    try {
+      *o = py::dtype::from_args(py::module_::import("ml_dtypes").attr("bfloat16"));
+    } catch (py::error_already_set&) {
+    }
+    return o;
+  }();
+  return *d;
+}
+
 [[noreturn]] void unsupported_array(const std::string& what) {
   throw ValueError(str_cat("Failed to convert a NumPy array to a Tensor (", what, ")."));
 }
@@ -99,13 +117,19 @@ DType dtype_from_numpy(py::handle np_dtype) {
       break;
     case 'u':
       if (size == 1) return DType::kUInt8;
+      if (size == 2) return DType::kUInt16;
+      if (size == 4) return DType::kUInt32;
+      if (size == 8) return DType::kUInt64;
       break;
     case 'c':
       if (size == 8) return DType::kComplex64;
+      if (size == 16) return DType::kComplex128;
       break;
     case 'S': case 'U': case 'O': return DType::kString;
     // NumPy types TF has no dtype for: TF's messages.
-    case 'V': unsupported_array("Unsupported numpy data type");
+    case 'V':
+      if (!bfloat16_numpy_dtype().is_none() && d.equal(bfloat16_numpy_dtype())) return DType::kBFloat16;
+      unsupported_array("Unsupported numpy data type");
     case 'M': unsupported_array("Unsupported numpy type: NPY_DATETIME");
     case 'm': unsupported_array("Unsupported numpy type: NPY_TIMEDELTA");
   }
@@ -126,6 +150,13 @@ py::dtype numpy_dtype(DType t) {
     case DType::kUInt8: return py::dtype("uint8");
     case DType::kBool: return py::dtype("bool");
     case DType::kComplex64: return py::dtype("complex64");
+    case DType::kUInt16: return py::dtype("uint16");
+    case DType::kUInt32: return py::dtype("uint32");
+    case DType::kUInt64: return py::dtype("uint64");
+    case DType::kComplex128: return py::dtype("complex128");
+    case DType::kBFloat16:
+      if (bfloat16_numpy_dtype().is_none()) return py::dtype("float32");  // to_numpy widens without ml_dtypes
+      return py::reinterpret_borrow<py::dtype>(bfloat16_numpy_dtype());
     case DType::kString: return py::dtype("O");
     default: throw TypeError("invalid dtype");
   }
@@ -184,6 +215,8 @@ py::object to_numpy(const Tensor& t) {
     }
     return std::move(out);
   }
+  // NumPy has no bfloat16 of its own: without ml_dtypes the values come back as float32 (exact).
+  if (t->dtype() == DType::kBFloat16 && bfloat16_numpy_dtype().is_none()) return to_numpy(cast_tensor(t, DType::kFloat32));
   // The capsule keeps the tensor (and so its memory) alive as long as the array lives.
   auto* keep = new Tensor(t);
   py::capsule owner(keep, [](void* p) { delete static_cast<Tensor*>(p); });
@@ -222,7 +255,8 @@ namespace {
 // constants take it as any number.
 bool bool_converts_to(DType dtype) {
   if (!dtype_is_numeric(dtype)) return false;
-  return thread_context().graph || dtype == DType::kInt32 || dtype == DType::kInt64 || dtype_is_floating(dtype);
+  return thread_context().graph || dtype == DType::kInt32 || dtype == DType::kInt64 ||
+         (dtype_is_floating(dtype) && dtype != DType::kBFloat16);
 }
 
 Tensor convert_value(py::handle v, DType dtype, bool exact) {
@@ -237,6 +271,16 @@ Tensor convert_value(py::handle v, DType dtype, bool exact) {
     int overflow = 0;
     long long x = PyLong_AsLongLongAndOverflow(o, &overflow);
     if (overflow) {
+      if (dtype == DType::kUInt64 && overflow > 0) {
+        unsigned long long u = PyLong_AsUnsignedLongLong(o);
+        if (!(u == static_cast<unsigned long long>(-1) && PyErr_Occurred())) {
+          Tensor t = TensorImpl::empty(dtype, Shape());
+          *t->data<uint64_t>() = u;
+          return t;
+        }
+        PyErr_Clear();
+        throw TypeError(str_cat("Cannot convert ", py::repr(v).cast<std::string>(), " to EagerTensor of dtype uint64"));
+      }
       if (dtype_is_floating(dtype) || dtype_is_complex(dtype)) {
         double d = PyLong_AsDouble(o);
         if (!(d == -1.0 && PyErr_Occurred())) return float_scalar(d, dtype);
@@ -255,7 +299,9 @@ Tensor convert_value(py::handle v, DType dtype, bool exact) {
   if (PyComplex_CheckExact(o)) {
     if (exact && !any && !dtype_is_complex(dtype)) cannot_convert(v, dtype);
     Py_complex c = PyComplex_AsCComplex(o);
-    return TensorImpl::scalar<complex64>(complex64(static_cast<float>(c.real), static_cast<float>(c.imag)));
+    if (dtype == DType::kComplex64)
+      return TensorImpl::scalar<complex64>(complex64(static_cast<float>(c.real), static_cast<float>(c.imag)));
+    return TensorImpl::scalar<complex128>(complex128(c.real, c.imag));  // a Python complex is complex128, as in TF
   }
   if (PyBytes_Check(o) || PyUnicode_Check(o)) {
     if (exact && !any && dtype != DType::kString) cannot_convert(v, dtype);

@@ -82,7 +82,7 @@ Tensor truediv(const Tensor& x, const Tensor& y) {
                             "tf.int8, tf.int16, tf.int32, tf.int64, tf.float16, tf.float32, tf.float64, ",
                             "tf.complex64}."));
   if (dtype_is_integer(t)) {
-    DType f = (t == DType::kInt32 || t == DType::kInt64) ? DType::kFloat64 : DType::kFloat32;
+    DType f = (dtype_size(t) >= 4) ? DType::kFloat64 : DType::kFloat32;  // as TF: int32, uint32, int64, uint64 -> float64
     return run(op_named<kRealDiv>(), cast_to(x, f), cast_to(y, f), nTrueDiv);
   }
   return run(op_named<kRealDiv>(), x, y, nTrueDiv);

@@ -186,6 +186,18 @@ void init_ops(py::module_& m) {
       .def_readonly("signature_error", &OpDef::signature_error)
       .def_property_readonly("has_infer", [](const OpDef& d) { return d.infer != nullptr; })
       .def_property_readonly("has_cpu_kernel", [](const OpDef& d) { return d.kernels[0] != nullptr; })
+      // {type attr: [DataType enum values its kernels take]}, for tests that iterate dtypes.
+      .def_property_readonly("kernel_dtypes",
+                             [](const OpDef& d) {
+                               py::dict out;
+                               for (const TypeAttr& a : d.type_attrs) {
+                                 py::list l;
+                                 for (int v = 1; v < 32; ++v)
+                                   if (a.kernels & (uint32_t(1) << v)) l.append(v);
+                                 out[py::str(a.name)] = l;
+                               }
+                               return out;
+                             })
       .def("__repr__", [](const OpDef& d) { return "<OpDef " + d.name + ">"; });
 
   // Attrs converted once, for a call made many times (IteratorGetNext per element): execute takes

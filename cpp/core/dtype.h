@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/bfloat16.h"
 #include "core/half.h"
 
 namespace ef {
@@ -21,16 +22,22 @@ enum class DType : int {
   kComplex64 = 8,
   kInt64 = 9,
   kBool = 10,
+  kBFloat16 = 14,
+  kUInt16 = 17,
+  kComplex128 = 18,
   kFloat16 = 19,
   kResource = 20,  // variable handles (no element data)
   kVariant = 21,   // opaque values such as TensorLists (TensorArray in graphs)
+  kUInt32 = 22,
+  kUInt64 = 23,
 };
 
 using complex64 = std::complex<float>;
+using complex128 = std::complex<double>;
 
 const char* dtype_name(DType t);          // TF name: "float32", "int32", "string", ...
 size_t dtype_size(DType t);               // bytes per element (sizeof(std::string) for strings)
-bool dtype_is_floating(DType t);          // float16/32/64
+bool dtype_is_floating(DType t);          // bfloat16, float16/32/64
 bool dtype_is_integer(DType t);           // signed and unsigned ints (not bool)
 bool dtype_is_complex(DType t);
 bool dtype_is_numeric(DType t);           // not bool, not string
@@ -47,6 +54,11 @@ template <> struct DTypeOf<int64_t> { static constexpr DType value = DType::kInt
 template <> struct DTypeOf<bool> { static constexpr DType value = DType::kBool; };
 template <> struct DTypeOf<half> { static constexpr DType value = DType::kFloat16; };
 template <> struct DTypeOf<complex64> { static constexpr DType value = DType::kComplex64; };
+template <> struct DTypeOf<uint16_t> { static constexpr DType value = DType::kUInt16; };
+template <> struct DTypeOf<uint32_t> { static constexpr DType value = DType::kUInt32; };
+template <> struct DTypeOf<uint64_t> { static constexpr DType value = DType::kUInt64; };
+template <> struct DTypeOf<bfloat16> { static constexpr DType value = DType::kBFloat16; };
+template <> struct DTypeOf<complex128> { static constexpr DType value = DType::kComplex128; };
 template <> struct DTypeOf<std::string> { static constexpr DType value = DType::kString; };
 
 }  // namespace ef
@@ -101,11 +113,33 @@ template <> struct DTypeOf<std::string> { static constexpr DType value = DType::
     default: DEFAULT;                                 \
   }
 
-// Every fixed-size type: real numbers, bool and complex64.
+// The dtypes TF registers few kernels for: uint16/32/64, bfloat16, complex128. The common
+// dispatches above leave them out, so kernels take them only where a case list names them.
+#define EF_CASES_WIDE_UINT(...)               \
+  EF_CASE(kUInt16, uint16_t, __VA_ARGS__)     \
+  EF_CASE(kUInt32, uint32_t, __VA_ARGS__)     \
+  EF_CASE(kUInt64, uint64_t, __VA_ARGS__)
+
+#define EF_CASES_RARE(...)                                \
+  EF_CASES_WIDE_UINT(__VA_ARGS__)                         \
+  EF_CASE(kBFloat16, ::ef::bfloat16, __VA_ARGS__)         \
+  EF_CASE(kComplex128, ::ef::complex128, __VA_ARGS__)
+
+// Numbers of every dtype: for kernels that select their dtypes at compile time (if constexpr).
+#define EF_DISPATCH_ALL_NUMERIC(DTYPE, DEFAULT, ...)  \
+  switch (DTYPE) {                                    \
+    EF_CASES_REAL(__VA_ARGS__)                        \
+    EF_CASE(kComplex64, ::ef::complex64, __VA_ARGS__) \
+    EF_CASES_RARE(__VA_ARGS__)                        \
+    default: DEFAULT;                                 \
+  }
+
+// Every fixed-size type: numbers of every dtype and bool.
 #define EF_DISPATCH_POD(DTYPE, DEFAULT, ...)           \
   switch (DTYPE) {                                     \
     EF_CASES_REAL(__VA_ARGS__)                         \
     EF_CASE(kBool, bool, __VA_ARGS__)                  \
     EF_CASE(kComplex64, ::ef::complex64, __VA_ARGS__)  \
+    EF_CASES_RARE(__VA_ARGS__)                         \
     default: DEFAULT;                                  \
   }

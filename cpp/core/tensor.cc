@@ -152,7 +152,7 @@ Tensor TensorImpl::with_shape(const Shape& shape) const {
 namespace {
 template <typename R, typename T>
 R read_as(const T& v) {
-  if constexpr (std::is_same_v<T, complex64>) {
+  if constexpr (std::is_same_v<T, complex64> || std::is_same_v<T, complex128>) {
     return static_cast<R>(v.real());
   } else {
     return static_cast<R>(v);

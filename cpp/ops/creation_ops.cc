@@ -26,7 +26,7 @@ void infer_fill(InferContext& c) {
 }
 
 void infer_ones_like(InferContext& c) {
-  check_type(c.op, c.dtypes[0], kTypesNumeric | kTypesBool);
+  check_type(c.op, c.dtypes[0], kTypesNumeric | kBitsRare | kTypesBool);
   c.set_output(0, c.dtypes[0], c.shapes[0]);
 }
 
@@ -131,7 +131,8 @@ EF_REGISTER_OP(make_op("ZerosLike", {"x"}, {"T"}, infer_same_as_input0)
 EF_REGISTER_OP(make_op("OnesLike", {"x"}, {"T"}, infer_ones_like)
                    .with_types({"T"}, {{"T",
                                         "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, "
-                                        "int64, uint64, complex64, complex128, bool"}}));
+                                        "int64, uint64, complex64, complex128, bool",
+                                        kTypesNumeric | kBitsRare | kTypesBool}}));
 EF_REGISTER_OP(make_op("Range", {"start", "limit", "delta"}, {"Tidx"}, infer_range)
                    .with_types({"Tidx", "Tidx", "Tidx"},
                                {{"Tidx", "bfloat16, half, float, double, int8, int16, int32, int64, uint16, uint32, "

@@ -41,7 +41,7 @@ void infer_mirror_pad_grad(InferContext& c) {
 EF_REGISTER_OP(make_op("InvertPermutation", {"x"}, {"T"}, infer_invert_permutation)
                    .with_types({"T"}, {{"T", kListIndex}}));
 EF_REGISTER_OP(make_op("ScatterNd", {"indices", "updates", "shape"}, {"T", "Tindices"}, infer_scatter_nd)
-                   .with_types({"Tindices", "T", "Tindices"}, {{"T", nullptr, kTypesNumeric}, {"Tindices", kListIndex16}}));
+                   .with_types({"Tindices", "T", "Tindices"}, {{"T", nullptr, kTypesNumeric | kBitsRare}, {"Tindices", kListIndex16}}));
 EF_REGISTER_OP(make_op("StridedSliceGrad", {"shape", "begin", "end", "strides", "dy"},
                        {"T", "Index", "begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"},
                        infer_strided_slice_grad)

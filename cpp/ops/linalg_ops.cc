@@ -3,19 +3,19 @@
 
 namespace ef {
 
+namespace {
+constexpr uint32_t kMatMulKernels = kBitsFloat | kBitsBFloat16 | dtype_bit(DType::kInt32) |
+                                    dtype_bit(DType::kInt64) | dtype_bit(DType::kComplex64) | kBitsComplex128;
+}  // namespace
+
 void check_matmul_type(const OpDef& op, DType t) {
-  if (t == DType::kFloat16 || t == DType::kFloat32 || t == DType::kFloat64 || t == DType::kInt32 ||
-      t == DType::kInt64 || t == DType::kComplex64)
-    return;
+  if (dtype_in(t, kMatMulKernels)) return;
   throw_error(Code::kInvalidArgument, "Value for attr 'T' of ", tf_type_string(t),
               " is not in the list of allowed values: half, float, double, int32, int64, complex64",
               "\n\t; NodeDef: {{node ", op.name, "}}");
 }
 
 namespace {
-
-constexpr uint32_t kMatMulKernels =
-    kBitsFloat | dtype_bit(DType::kInt32) | dtype_bit(DType::kInt64) | dtype_bit(DType::kComplex64);
 
 // [M, N] of op(a) @ op(b); unknown dims (-1) are not checked.
 Shape matmul_shape(const OpDef& op, const Shape& a, const Shape& b, bool ta, bool tb) {

@@ -40,8 +40,8 @@ OpDef binary(const char* name, const char* list, bool extension = false, const c
   return std::move(d).with_types({"T", "T"}, {{"T", list, kernels}});
 }
 
-EF_REGISTER_OP(binary<kTypesNumeric | kTypesString>("AddV2", kListAdd, /*extension=*/true));
-EF_REGISTER_OP(binary<kTypesNumeric>("Pow", kListPow));
+EF_REGISTER_OP(binary<kTypesNumeric | kBitsRare | kTypesString>("AddV2", kListAdd, /*extension=*/true));
+EF_REGISTER_OP(binary<kTypesNumeric | kBitsBFloat16 | kBitsComplex128>("Pow", kListPow));
 #define EF_DEFINE_BINARY_OP(NAME, X, Y, TYPES, LIST, BLOCKS) \
   EF_REGISTER_OP(binary<TYPES>(#NAME, LIST, false, X, Y));
 EF_BINARY_OPS(EF_DEFINE_BINARY_OP)

@@ -10,7 +10,7 @@ namespace ef {
 void check_unary_type(const OpDef& op, DType t, const UnaryTypes& types) {
   const uint32_t bit = dtype_bit(t);
   if (types.kernels & bit) return;
-  if (types.declared_only & bit) {
+  if ((types.declared_only & bit) || dtype_in(t, parse_type_list(types.tf_allowed))) {
     throw_error(Code::kNotFound, "Could not find device for node: {{node ", op.name, "}} = ", op.name, "[T=",
                 dtype_enum_name(t), "]");
   }
@@ -39,7 +39,7 @@ void infer_logical_not(InferContext& c) {
 
 void infer_complex_abs(InferContext& c) {
   check_unary_type(c.op, c.dtypes[0], unary_types::kComplexAbs);
-  c.set_output(0, DType::kFloat32, c.shapes[0]);
+  c.set_output(0, c.dtypes[0] == DType::kComplex128 ? DType::kFloat64 : DType::kFloat32, c.shapes[0]);
 }
 
 void infer_clip(InferContext& c) {
@@ -87,7 +87,7 @@ EF_REGISTER_OP([] {
   OpDef d = unary<ut::kComplexAbs>("ComplexAbs", "x", infer_complex_abs);
   d.attrs = {"Tout"};
   return std::move(d).with_types({"T"}, {{"T", ut::kComplexAbs.tf_allowed, ut::kComplexAbs.kernels},
-                                         {"Tout", "float, double", dtype_bit(DType::kFloat32)}});
+                                         {"Tout", "float, double", dtype_bit(DType::kFloat32) | dtype_bit(DType::kFloat64)}});
 }());
 
 EF_REGISTER_OP([] {

@@ -26,30 +26,38 @@ constexpr const char* kListFloat = "bfloat16, half, float, double";
 constexpr const char* kListSignedComplex =
     "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128";
 
-inline constexpr UnaryTypes kNeg{kBitsFloat | kBitsSignedInt | kBitsComplex, 0, kListSignedComplex};
-inline constexpr UnaryTypes kAbs{kBitsFloat | kBitsSignedInt, 0, "bfloat16, half, float, double, int8, int16, int32, int64"};
-inline constexpr UnaryTypes kFloatComplex{kBitsFloat | kBitsComplex, 0, kListFloatComplex};
-inline constexpr UnaryTypes kFloat{kBitsFloat, 0, kListFloat};
-inline constexpr UnaryTypes kSquare{kBitsFloat | kBitsInt | kBitsComplex, 0,
+// bfloat16 and complex128 where TF's CPU kernels take them; uint16/32/64 for the ops TF has
+// integer kernels of (Square, Relu, Relu6, Invert, AddN, ClipByValue).
+constexpr uint32_t kBitsFloatAll = kBitsFloat | kBitsBFloat16;
+constexpr uint32_t kBitsComplexAll = kBitsComplex | kBitsComplex128;
+constexpr uint32_t kBitsIntAll = kBitsInt | kBitsWideUInt;
+
+inline constexpr UnaryTypes kNeg{kBitsFloatAll | kBitsSignedInt | kBitsComplexAll, 0, kListSignedComplex};
+inline constexpr UnaryTypes kAbs{kBitsFloatAll | kBitsSignedInt, 0, "bfloat16, half, float, double, int8, int16, int32, int64"};
+inline constexpr UnaryTypes kFloatComplex{kBitsFloatAll | kBitsComplexAll, 0, kListFloatComplex};
+inline constexpr UnaryTypes kFloat{kBitsFloatAll, 0, kListFloat};
+// TF has no bfloat16 CPU kernel of Erfinv, Lgamma, Digamma.
+inline constexpr UnaryTypes kFloatNoBFloat16{kBitsFloat, 0, kListFloat};
+inline constexpr UnaryTypes kSquare{kBitsFloatAll | kBitsIntAll | kBitsComplexAll, 0,
                                     "bfloat16, half, float, double, int8, int16, int32, int64, uint8, uint16, uint32, "
                                     "uint64, complex64, complex128"};
-inline constexpr UnaryTypes kReciprocal{kBitsFloat | kBitsComplex, kBitsSignedInt, kListSignedComplex};
+inline constexpr UnaryTypes kReciprocal{kBitsFloatAll | kBitsComplexAll, kBitsSignedInt, kListSignedComplex};
 // Round on integers is the identity (tf.math.round returns them unchanged, uint8 included).
-inline constexpr UnaryTypes kRound{kBitsFloat | kBitsInt, kBitsComplex, kListSignedComplex};
-inline constexpr UnaryTypes kRelu{kBitsFloat | kBitsInt, 0,
+inline constexpr UnaryTypes kRound{kBitsFloatAll | kBitsInt, kBitsComplexAll, kListSignedComplex};
+inline constexpr UnaryTypes kRelu{kBitsFloatAll | kBitsIntAll, 0,
                                   "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
                                   "uint64, qint8"};
-inline constexpr UnaryTypes kRelu6{kBitsFloat | kBitsInt, 0,
+inline constexpr UnaryTypes kRelu6{kBitsFloatAll | kBitsIntAll, 0,
                                    "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
                                    "uint64"};
-inline constexpr UnaryTypes kEluFamily{kBitsFloat, 0, "half, bfloat16, float, double"};
-inline constexpr UnaryTypes kInvert{kBitsInt, 0, "int8, int16, int32, int64, uint8, uint16, uint32, uint64"};
-inline constexpr UnaryTypes kComplexAbs{kBitsComplex, 0, "complex64, complex128"};
-inline constexpr UnaryTypes kConj{kBitsComplex, 0, "complex64, complex128, variant"};
-inline constexpr UnaryTypes kClipByValue{kBitsFloat | kBitsInt, kBitsComplex,
+inline constexpr UnaryTypes kEluFamily{kBitsFloatAll, 0, "half, bfloat16, float, double"};
+inline constexpr UnaryTypes kInvert{kBitsIntAll, 0, "int8, int16, int32, int64, uint8, uint16, uint32, uint64"};
+inline constexpr UnaryTypes kComplexAbs{kBitsComplexAll, 0, "complex64, complex128"};
+inline constexpr UnaryTypes kConj{kBitsComplexAll, 0, "complex64, complex128, variant"};
+inline constexpr UnaryTypes kClipByValue{kBitsFloatAll | kBitsIntAll, kBitsComplexAll,
                                          "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
                                          "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64"};
-inline constexpr UnaryTypes kAddN{kBitsFloat | kBitsInt | kBitsComplex, 0,
+inline constexpr UnaryTypes kAddN{kBitsFloatAll | kBitsIntAll | kBitsComplexAll, 0,
                                   "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
                                   "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64, variant"};
 }  // namespace unary_types

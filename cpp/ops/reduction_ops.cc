@@ -6,8 +6,8 @@ namespace {
 
 // The dtypes each reduction accepts (TF's "T" lists restricted to eagerflow's dtypes).
 unsigned reduction_types(const std::string& name) {
-  if (name == "Max" || name == "Min") return kTypesReal;
-  return kTypesNumeric;  // Sum, Mean, Prod
+  if (name == "Max" || name == "Min") return kTypesMinMax;
+  return kTypesSum;  // Sum, Mean, Prod
 }
 
 void check_reduction_input(const OpDef& op, DType t) {
@@ -49,11 +49,11 @@ OpDef reduction(const char* name) {
   return d;
 }
 
-EF_REGISTER_OP(reduction("Sum").with_types({"T", "Tidx"}, {{"T", kListNumber}, {"Tidx", kListIndex}}));
-EF_REGISTER_OP(reduction("Mean").with_types({"T", "Tidx"}, {{"T", kListNumber}, {"Tidx", kListIndex}}));
-EF_REGISTER_OP(reduction("Prod").with_types({"T", "Tidx"}, {{"T", kListNumber}, {"Tidx", kListIndex}}));
-EF_REGISTER_OP(reduction("Max").with_types({"T", "Tidx"}, {{"T", kListRealNumber}, {"Tidx", kListIndex}}));
-EF_REGISTER_OP(reduction("Min").with_types({"T", "Tidx"}, {{"T", kListRealNumber}, {"Tidx", kListIndex}}));
+EF_REGISTER_OP(reduction("Sum").with_types({"T", "Tidx"}, {{"T", kListNumber, kTypesSum}, {"Tidx", kListIndex}}));
+EF_REGISTER_OP(reduction("Mean").with_types({"T", "Tidx"}, {{"T", kListNumber, kTypesSum}, {"Tidx", kListIndex}}));
+EF_REGISTER_OP(reduction("Prod").with_types({"T", "Tidx"}, {{"T", kListNumber, kTypesSum}, {"Tidx", kListIndex}}));
+EF_REGISTER_OP(reduction("Max").with_types({"T", "Tidx"}, {{"T", kListRealNumber, kTypesMinMax}, {"Tidx", kListIndex}}));
+EF_REGISTER_OP(reduction("Min").with_types({"T", "Tidx"}, {{"T", kListRealNumber, kTypesMinMax}, {"Tidx", kListIndex}}));
 EF_REGISTER_OP(reduction("Any").with_types({"bool", "Tidx"}, {{"Tidx", kListIndex}}));
 EF_REGISTER_OP(reduction("All").with_types({"bool", "Tidx"}, {{"Tidx", kListIndex}}));
 
@@ -98,7 +98,7 @@ EF_REGISTER_OP(arg_reduction("ArgMin").with_types(
 
 // x, axis (scalar); attrs exclusive, reverse (default false).
 void infer_scan(InferContext& c) {
-  check_type(c.op, c.dtypes[0], kTypesNumeric);
+  check_type(c.op, c.dtypes[0], kTypesSum);
   check_index_dtype(c.op, c.dtypes[1]);
   if (c.values.size() > 1 && c.values[1] && c.shapes[0].rank_known())
     scalar_axis(*c.values[1], c.shapes[0].rank(), /*scan=*/true);
@@ -114,8 +114,8 @@ OpDef scan(const char* name) {
   return d;
 }
 
-EF_REGISTER_OP(scan("Cumsum").with_types({"T", "Tidx"}, {{"T", kListNumber}, {"Tidx", kListIndex}}));
-EF_REGISTER_OP(scan("Cumprod").with_types({"T", "Tidx"}, {{"T", kListNumber}, {"Tidx", kListIndex}}));
+EF_REGISTER_OP(scan("Cumsum").with_types({"T", "Tidx"}, {{"T", kListNumber, kTypesSum}, {"Tidx", kListIndex}}));
+EF_REGISTER_OP(scan("Cumprod").with_types({"T", "Tidx"}, {{"T", kListNumber, kTypesSum}, {"Tidx", kListIndex}}));
 
 }  // namespace
 }  // namespace ef

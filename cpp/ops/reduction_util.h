@@ -6,6 +6,10 @@
 
 namespace ef {
 
+// The kernels' dtypes: Sum/Mean/Prod take every number, Max/Min every real number.
+constexpr uint32_t kTypesSum = kTypesNumeric | kBitsRare;
+constexpr uint32_t kTypesMinMax = kTypesReal | kBitsWideUInt | kBitsBFloat16;
+
 // Checks that an axis tensor has an allowed index dtype ("Tidx": int32/int64, or with int16).
 inline void check_index_dtype(const OpDef& op, DType t, bool allow_int16 = false) {
   if (t == DType::kInt32 || t == DType::kInt64 || (allow_int16 && t == DType::kInt16)) return;

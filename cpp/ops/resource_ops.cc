@@ -37,9 +37,9 @@ EF_REGISTER_OP(def("ReadVariableOp", {"resource"}, infer_read).with_types({"reso
 EF_REGISTER_OP(def("AssignVariableOp", {"resource", "value"}, infer_assign)
                    .with_types({"resource", "dtype"}, {kAnyDType}));
 EF_REGISTER_OP(def("AssignAddVariableOp", {"resource", "value"}, infer_assign)
-                   .with_types({"resource", "dtype"}, {{"dtype", nullptr, kTypesNumeric}}));
+                   .with_types({"resource", "dtype"}, {{"dtype", nullptr, kTypesNumeric | kBitsRare}}));
 EF_REGISTER_OP(def("AssignSubVariableOp", {"resource", "value"}, infer_assign)
-                   .with_types({"resource", "dtype"}, {{"dtype", nullptr, kTypesNumeric}}));
+                   .with_types({"resource", "dtype"}, {{"dtype", nullptr, kTypesNumeric | kBitsRare}}));
 
 }  // namespace
 }  // namespace ef

@@ -54,13 +54,14 @@ OpDef unsorted(const char* name, const char* types, uint32_t kernels, const char
                   {{"T", types, kernels}, {"Tindices", index_types}, {"Tnumsegments", kListIndex}});
 }
 
-EF_REGISTER_OP(segment("SegmentSum", kListNumber, kTypesNumeric));
-EF_REGISTER_OP(segment("SegmentMean", kListNumber, kTypesNumeric));
-EF_REGISTER_OP(segment("SegmentProd", kListNumber, kTypesNumeric));
+// complex128 too: gradients of gathers of complex128 sum segments.
+EF_REGISTER_OP(segment("SegmentSum", kListNumber, kTypesNumeric | kBitsComplex128));
+EF_REGISTER_OP(segment("SegmentMean", kListNumber, kTypesNumeric | kBitsComplex128));
+EF_REGISTER_OP(segment("SegmentProd", kListNumber, kTypesNumeric | kBitsComplex128));
 EF_REGISTER_OP(segment("SegmentMax", kListSegmentMinMax, kTypesReal));
 EF_REGISTER_OP(segment("SegmentMin", kListSegmentMinMax, kTypesReal));
-EF_REGISTER_OP(unsorted("UnsortedSegmentSum", kListNumber, kTypesNumeric, kListIndex16));
-EF_REGISTER_OP(unsorted("UnsortedSegmentProd", kListNumber, kTypesNumeric));
+EF_REGISTER_OP(unsorted("UnsortedSegmentSum", kListNumber, kTypesNumeric | kBitsComplex128, kListIndex16));
+EF_REGISTER_OP(unsorted("UnsortedSegmentProd", kListNumber, kTypesNumeric | kBitsComplex128));
 EF_REGISTER_OP(unsorted("UnsortedSegmentMax", kListSegmentMinMax, kTypesReal));
 EF_REGISTER_OP(unsorted("UnsortedSegmentMin", kListSegmentMinMax, kTypesReal));
 

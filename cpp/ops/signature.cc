@@ -14,7 +14,9 @@ void resolve_signature(OpDef& op) {
   for (TypeAttr& a : op.type_attrs) {
     // A kernel beyond TF's list (AddV2 on strings, as TF's Add) is an extension, not an error.
     a.allowed = a.tf_allowed ? parse_type_list(a.tf_allowed) : ~uint32_t(0);
-    if (a.kernels == 0) a.kernels = a.allowed & kTypesAll;
+    // Without a kernel set: an op of any type ("T: type") moves elements, whatever their dtype;
+    // one with TF's list computes, and takes the rarely used dtypes only where it says so.
+    if (a.kernels == 0) a.kernels = a.allowed & (a.tf_allowed ? kTypesAll & ~kBitsRare : kTypesAll);
     a.allowed |= a.kernels;
   }
   if (!op.has_signature) return;

@@ -124,7 +124,7 @@ EF_REGISTER_OP(make_op("AsString", {"input"}, {"T", "precision", "scientific", "
                    .with_types({"T"}, {{"T",
                                         "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, "
                                         "uint32, uint64, complex64, complex128, bool, variant, string",
-                                        kTypesReal | kTypesComplex | kTypesBool | kTypesString}}));
+                                        kTypesReal | kBitsRare | kTypesComplex | kTypesBool | kTypesString}}));
 EF_REGISTER_OP(make_op("StringToHashBucketFast", {"input"}, {"num_buckets"}, infer_hash_bucket)
                    .with_types({"string"}, {}));
 // key: two integers, SipHash's 128-bit key.

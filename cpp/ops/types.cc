@@ -10,8 +10,9 @@ namespace ef {
 
 namespace {
 // Every DType eagerflow has, in the order TF lists number types.
-constexpr DType kAllDTypes[] = {DType::kFloat16, DType::kFloat32, DType::kFloat64, DType::kUInt8, DType::kInt8,
-                                DType::kInt16, DType::kInt32, DType::kInt64, DType::kComplex64, DType::kBool,
+constexpr DType kAllDTypes[] = {DType::kBFloat16, DType::kFloat16, DType::kFloat32, DType::kFloat64, DType::kUInt8,
+                                DType::kUInt16, DType::kUInt32, DType::kUInt64, DType::kInt8, DType::kInt16,
+                                DType::kInt32, DType::kInt64, DType::kComplex64, DType::kComplex128, DType::kBool,
                                 DType::kString, DType::kResource, DType::kVariant};
 }  // namespace
 

@@ -14,6 +14,12 @@ constexpr uint32_t kBitsSignedInt =
     dtype_bit(DType::kInt8) | dtype_bit(DType::kInt16) | dtype_bit(DType::kInt32) | dtype_bit(DType::kInt64);
 constexpr uint32_t kBitsInt = kBitsSignedInt | dtype_bit(DType::kUInt8);
 constexpr uint32_t kBitsComplex = dtype_bit(DType::kComplex64);
+// The dtypes TF registers few kernels for (core/dtype.h EF_CASES_RARE): kernel sets name them
+// one by one where TF has kernels; the sets above leave them out.
+constexpr uint32_t kBitsWideUInt = dtype_bit(DType::kUInt16) | dtype_bit(DType::kUInt32) | dtype_bit(DType::kUInt64);
+constexpr uint32_t kBitsBFloat16 = dtype_bit(DType::kBFloat16);
+constexpr uint32_t kBitsComplex128 = dtype_bit(DType::kComplex128);
+constexpr uint32_t kBitsRare = kBitsWideUInt | kBitsBFloat16 | kBitsComplex128;
 constexpr uint32_t kBitsIndex = dtype_bit(DType::kInt32) | dtype_bit(DType::kInt64);
 // Handles: scalar references to state (resource) or opaque values (variant). Their tensors
 // carry no element data, so only ops written for them may see them.
@@ -28,7 +34,8 @@ enum TypeSet : uint32_t {
   kTypesComplex = kBitsComplex,
   kTypesReal = kTypesFloat | kTypesInt,
   kTypesNumeric = kTypesReal | kTypesComplex,
-  kTypesAll = kTypesNumeric | kTypesBool | kTypesString,  // every value dtype (TF's "type" attr, no handles)
+  // Every value dtype (TF's "type" attr, no handles): kernels that only move elements take them all.
+  kTypesAll = kTypesNumeric | kBitsRare | kTypesBool | kTypesString,
 };
 
 inline bool dtype_in(DType t, uint32_t types) {

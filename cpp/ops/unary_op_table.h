@@ -32,9 +32,9 @@
   X(Atanh, "x", kFloatComplex)         \
   X(Erf, "x", kFloat)                  \
   X(Erfc, "x", kFloat)                 \
-  X(Erfinv, "x", kFloat)               \
-  X(Lgamma, "x", kFloat)               \
-  X(Digamma, "x", kFloat)              \
+  X(Erfinv, "x", kFloatNoBFloat16)     \
+  X(Lgamma, "x", kFloatNoBFloat16)     \
+  X(Digamma, "x", kFloatNoBFloat16)    \
   X(Floor, "x", kFloat)                \
   X(Ceil, "x", kFloat)                 \
   X(Round, "x", kRound)                \

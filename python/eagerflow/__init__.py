@@ -6,8 +6,9 @@ from eagerflow._version import __version__
 from eagerflow import _core
 
 # --- tf.Tensor, dtypes, shapes, conversion (framework/) ---
-from eagerflow.framework.dtypes import (DType, as_dtype, bool, complex64, double, float16, float32, float64, half,
-                                        int8, int16, int32, int64, resource, string, uint8, variant)
+from eagerflow.framework.dtypes import (DType, as_dtype, bfloat16, bool, complex64, complex128, double, float16,
+                                        float32, float64, half, int8, int16, int32, int64, resource, string, uint8,
+                                        uint16, uint32, uint64, variant)
 from eagerflow.framework.tensor_shape import TensorShape
 from eagerflow.framework.tensor import Tensor
 from eagerflow.framework.convert import constant, convert_to_tensor
@@ -96,21 +97,23 @@ __all__ = ["Assert", "DType", "GradientTape", "Graph", "IndexedSlices", "Indexed
            "TensorArray", "TensorShape", "TensorSpec", "UnconnectedGradients", "Variable", "VariableAggregation",
            "VariableSynchronization", "abs", "acos", "acosh", "add", "add_n", "argmax", "argmin", "as_dtype", "asin",
            "asinh", "assert_equal", "assert_greater", "assert_less", "assert_rank", "atan", "atan2", "atanh",
-           "autograph", "bitwise", "bool", "boolean_mask", "broadcast_to", "case", "cast", "broadcast_static_shape", "clip_by_global_norm", "clip_by_norm", "einsum", "is_tensor", "meshgrid", "repeat", "norm", "tensordot",
-           "clip_by_value", "compat", "complex64", "concat", "cond", "config", "constant", "control_dependencies",
-           "convert_to_tensor", "cos",
-           "cosh", "cumsum", "custom_gradient", "data", "debugging", "device", "divide", "double", "dtypes", "equal",
-           "errors", "executing_eagerly", "exp", "expand_dims", "experimental", "eye", "fill", "float16", "float32",
-           "float64", "floor", "function", "gather", "gather_nd", "get_logger", "greater", "greater_equal", "half", "identity",
-           "image", "init_scope", "int16", "int32", "int64", "int8", "io", "keras", "less", "less_equal", "linalg", "linspace",
-           "logical_and", "logical_not", "logical_or", "math", "matmul", "maximum", "minimum", "multiply",
-           "name_scope", "negative", "nest", "newaxis", "nn", "no_gradient", "no_op", "not_equal", "numpy_function",
-           "one_hot", "ones", "ones_like", "pad", "pow", "print", "py_function", "ragged", "random", "range", "rank", "raw_ops",
+           "autograph", "bfloat16", "bitwise", "bool", "boolean_mask", "broadcast_static_shape", "broadcast_to",
+           "case", "cast", "clip_by_global_norm", "clip_by_norm", "clip_by_value", "compat", "complex128",
+           "complex64", "concat", "cond", "config", "constant", "control_dependencies", "convert_to_tensor", "cos",
+           "cosh", "cumsum", "custom_gradient", "data", "debugging", "device", "divide", "double", "dtypes",
+           "einsum", "equal", "errors", "executing_eagerly", "exp", "expand_dims", "experimental", "eye", "fill",
+           "float16", "float32", "float64", "floor", "function", "gather", "gather_nd", "get_logger", "greater",
+           "greater_equal", "half", "identity", "image", "init_scope", "int16", "int32", "int64", "int8", "io",
+           "is_tensor", "keras", "less", "less_equal", "linalg", "linspace", "logical_and", "logical_not",
+           "logical_or", "math", "matmul", "maximum", "meshgrid", "minimum", "multiply", "name_scope", "negative",
+           "nest", "newaxis", "nn", "no_gradient", "no_op", "norm", "not_equal", "numpy_function", "one_hot", "ones",
+           "ones_like", "pad", "pow", "print", "py_function", "ragged", "random", "range", "rank", "raw_ops",
            "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod",
-           "reduce_sum", "reshape", "resource", "reverse", "round", "scalar_mul", "scatter_nd", "shape", "sigmoid",
-           "sign", "sin", "sinh", "size", "slice", "sparse", "split", "sqrt", "square", "squeeze", "stack", "stop_gradient",
-           "strided_slice", "string", "strings", "subtract", "summary", "switch_case", "tan", "tanh", "tile", "train", "transpose",
-           "truediv", "truncatediv", "truncatemod", "types", "uint8", "unstack", "variant", "where", "while_loop",
-           "zeros", "zeros_like"]
+           "reduce_sum", "repeat", "reshape", "resource", "reverse", "round", "scalar_mul", "scatter_nd", "shape",
+           "sigmoid", "sign", "sin", "sinh", "size", "slice", "sparse", "split", "sqrt", "square", "squeeze",
+           "stack", "stop_gradient", "strided_slice", "string", "strings", "subtract", "summary", "switch_case",
+           "tan", "tanh", "tensordot", "tile", "train", "transpose", "truediv", "truncatediv", "truncatemod",
+           "types", "uint16", "uint32", "uint64", "uint8", "unstack", "variant", "where", "while_loop", "zeros",
+           "zeros_like"]
 __all__ += ["argsort", "searchsorted", "sort", "tensor_scatter_nd_add", "tensor_scatter_nd_max", "tensor_scatter_nd_min",
             "tensor_scatter_nd_sub", "tensor_scatter_nd_update", "unique", "unique_with_counts"]

@@ -49,6 +49,7 @@ void add_n_kernel(KernelContext& c) {
   switch (dtypes[0]) {
     EF_CASES_REAL(add_n_typed<T>(c.inputs, *out))
     EF_CASE(kComplex64, complex64, add_n_typed<T>(c.inputs, *out))
+    EF_CASES_RARE(add_n_typed<T>(c.inputs, *out))
     default: break;
   }
 }

@@ -32,14 +32,14 @@ struct add_op {
   T operator()(T a, T b) const { return wrap_add(a, b); }
 };
 void add_kernel(KernelContext& c) {
-  TensorImpl* out = prepare(c, kTypesNumeric | kTypesString);
+  TensorImpl* out = prepare(c, kTypesNumeric | kBitsRare | kTypesString);
   if (out->dtype() == DType::kString) {
     binary_loop<std::string, std::string, std::string>(
         *c.input(0), *c.input(1), *out, [](const std::string& a, const std::string& b) { return a + b; });
     return;
   }
-  EF_DISPATCH_NUMERIC(out->dtype(), EF_UNSUPPORTED(c),
-                      binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return add_op()(a, b); }));
+  EF_DISPATCH_ALL_NUMERIC(out->dtype(), EF_UNSUPPORTED(c),
+                          binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return add_op()(a, b); }));
 }
 
 // Float pow (integer pow checks its exponents first, so it is not a block function).
@@ -57,16 +57,19 @@ void pow_typed(KernelContext& c, TensorImpl* out) {
         if (y.data<T>()[i] < 0) throw_error(Code::kInvalidArgument, "Integers to negative integer powers are not allowed");
     }
     binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return int_pow(a, b); });
-  } else if constexpr (std::is_same_v<T, half>) {
+  } else if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16>) {
     binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return T(std::pow(float(a), float(b))); });
   } else {
     binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return float_pow_op()(a, b); });
   }
 }
 
+constexpr unsigned kPowTypes = kTypesNumeric | kBitsBFloat16 | kBitsComplex128;
 void pow_kernel(KernelContext& c) {
-  TensorImpl* out = prepare(c, kTypesNumeric);
-  EF_DISPATCH_NUMERIC(out->dtype(), EF_UNSUPPORTED(c), pow_typed<T>(c, out));
+  TensorImpl* out = prepare(c, kPowTypes);
+  EF_DISPATCH_ALL_NUMERIC(out->dtype(), EF_UNSUPPORTED(c), {
+    if constexpr ((kPowTypes & dtype_bit(DTypeOf<T>::value)) != 0) pow_typed<T>(c, out);
+  });
 }
 
 EF_REGISTER_CPU_KERNEL("AddV2", add_kernel);

@@ -13,7 +13,7 @@ using namespace binary_kernel;  // NOLINT: the kernels' shared machinery
 
 // Ordering comparisons are not defined for complex numbers.
 template <class T>
-constexpr bool kOrdered = !std::is_same_v<T, complex64>;
+constexpr bool kOrdered = !std::is_same_v<T, complex64> && !std::is_same_v<T, complex128>;
 
 struct Less { template <class T, class = std::enable_if_t<kOrdered<T>>> bool operator()(const T& a, const T& b) const { return a < b; } };
 struct LessEqual { template <class T, class = std::enable_if_t<kOrdered<T>>> bool operator()(const T& a, const T& b) const { return a <= b; } };

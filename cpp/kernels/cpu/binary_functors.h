@@ -18,13 +18,13 @@ namespace binary_functors {
 template <typename T>
 inline bool is_nan(T v) {
   if constexpr (std::is_floating_point_v<T>) return std::isnan(v);
-  else if constexpr (std::is_same_v<T, half>) return ef::isnan(v);
+  else if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16>) return ef::isnan(v);
   else return false;
 }
 
-// half is computed in float.
+// half and bfloat16 are computed in float (and rounded to nearest even once).
 template <typename T>
-using Compute = std::conditional_t<std::is_same_v<T, half>, float, T>;
+using Compute = std::conditional_t<std::is_same_v<T, half> || std::is_same_v<T, bfloat16>, float, T>;
 template <typename T, class F>
 inline T via(T a, T b, F f) {
   return static_cast<T>(f(static_cast<Compute<T>>(a), static_cast<Compute<T>>(b)));
@@ -97,9 +97,11 @@ EF_BINARY_FUNCTOR(FloorMod, true, floor_mod(a, b))
 // C's truncating division and remainder (INT_MIN / -1 wraps, % -1 is 0).
 EF_BINARY_FUNCTOR(TruncateDiv, true, [&] {
   if constexpr (std::is_integral_v<T>) {
-    if (b == -1) return static_cast<T>(Unsigned<T>(0) - static_cast<Unsigned<T>>(a));
+    if constexpr (std::is_signed_v<T>) {
+      if (b == -1) return static_cast<T>(Unsigned<T>(0) - static_cast<Unsigned<T>>(a));
+    }
     return static_cast<T>(a / b);
-  } else if constexpr (std::is_same_v<T, complex64>) {
+  } else if constexpr (std::is_same_v<T, complex64> || std::is_same_v<T, complex128>) {
     return a / b;
   } else {
     return via(a, b, [](auto x, auto y) { return std::trunc(x / y); });
@@ -113,7 +115,7 @@ EF_BINARY_FUNCTOR(Maximum, false, (is_nan(a) || a > b) ? a : b)
 EF_BINARY_FUNCTOR(Minimum, false, (is_nan(a) || a < b) ? a : b)
 // Complex: (x - y) * conj(x - y), a real value stored as complex, as TF defines it.
 EF_BINARY_FUNCTOR(SquaredDifference, false, [&] {
-  if constexpr (std::is_same_v<T, complex64>) {
+  if constexpr (std::is_same_v<T, complex64> || std::is_same_v<T, complex128>) {
     const T d = a - b;
     return d * std::conj(d);
   } else {

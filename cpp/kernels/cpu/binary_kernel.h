@@ -35,7 +35,7 @@ inline TensorImpl* prepare(KernelContext& c, unsigned types, DType out_dtype = D
 template <class F, unsigned Types>
 void table_kernel(KernelContext& c) {
   TensorImpl* out = prepare(c, Types);
-  EF_DISPATCH_NUMERIC(out->dtype(), EF_UNSUPPORTED(c), {
+  EF_DISPATCH_ALL_NUMERIC(out->dtype(), EF_UNSUPPORTED(c), {
     if constexpr ((Types & dtype_bit(DTypeOf<T>::value)) != 0) {
       if constexpr (F::kIntDivisor) check_int_divisor<T>(*c.input(1));
       binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return F()(a, b); });

@@ -13,7 +13,7 @@ namespace {
 
 template <class T>
 inline bool is_nan(T v) {
-  if constexpr (std::is_same_v<T, half>) return ef::isnan(v);
+  if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16>) return ef::isnan(v);
   else if constexpr (std::is_floating_point_v<T>) return std::isnan(v);
   else return false;
 }
@@ -55,7 +55,12 @@ void clip_by_value_kernel(KernelContext& c) {
   check_clip_shapes(t.shape(), lo.shape(), hi.shape());
   TensorImpl* out = c.allocate_output(0, t.dtype(), t.shape());
   if (t.num_elements() == 0) return;
-  EF_DISPATCH_REAL(t.dtype(), throw_no_kernel(c.op, "T", t.dtype()), clip_typed<T>(t, lo, hi, *out));
+  switch (t.dtype()) {
+    EF_CASES_REAL(clip_typed<T>(t, lo, hi, *out))
+    EF_CASES_WIDE_UINT(clip_typed<T>(t, lo, hi, *out))
+    EF_CASE(kBFloat16, bfloat16, clip_typed<T>(t, lo, hi, *out))
+    default: throw_no_kernel(c.op, "T", t.dtype());
+  }
 }
 
 EF_REGISTER_CPU_KERNEL("ClipByValue", clip_by_value_kernel);

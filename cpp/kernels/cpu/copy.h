@@ -42,6 +42,11 @@ inline int storage_width(DType t) {
       __VA_ARGS__;                                \
       break;                                      \
     }                                             \
+    case 16: {                                    \
+      using T = ::ef::complex128;                 \
+      __VA_ARGS__;                                \
+      break;                                      \
+    }                                             \
     default: {                                    \
       using T = std::string;                      \
       __VA_ARGS__;                                \

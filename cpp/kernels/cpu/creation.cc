@@ -56,7 +56,7 @@ void zeros_like_kernel(KernelContext& c) {
 
 void ones_like_kernel(KernelContext& c) {
   const TensorImpl& x = *c.input(0);
-  check_type(c.op, x.dtype(), kTypesNumeric | kTypesBool);
+  check_type(c.op, x.dtype(), kTypesNumeric | kBitsRare | kTypesBool);
   TensorImpl* out = c.allocate_output(0, x.dtype(), x.shape());
   EF_DISPATCH_POD(x.dtype(), throw_no_kernel(c.op, "T", x.dtype()), fill_n<T>(out->data<T>(), out->num_elements(), T(1)));
 }

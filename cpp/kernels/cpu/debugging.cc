@@ -16,12 +16,14 @@ std::string element_text(const TensorImpl& t, int64_t i) {
   const T v = t.data<T>()[i];
   if constexpr (std::is_same_v<T, bool>) {
     return v ? "1" : "0";
-  } else if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half>) {
+  } else if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half> || std::is_same_v<T, bfloat16>) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%g", static_cast<double>(static_cast<float>(v)));
     return buf;
-  } else if constexpr (std::is_same_v<T, complex64>) {
+  } else if constexpr (std::is_same_v<T, complex64> || std::is_same_v<T, complex128>) {
     return str_cat("(", v.real(), ",", v.imag(), ")");
+  } else if constexpr (std::is_same_v<T, uint64_t>) {
+    return std::to_string(v);
   } else {
     return std::to_string(static_cast<int64_t>(v));
   }

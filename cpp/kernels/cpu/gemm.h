@@ -15,7 +15,7 @@ struct MatDims {
 };
 
 // Runs every batch's product; x_off/y_off give each output batch's input matrices (broadcast).
-// Instantiated for float, double, complex64 and uint32/uint64 (wrapping integer products).
+// Instantiated for float, double, complex64, complex128 and uint32/uint64 (wrapping integer products).
 template <typename S>
 void batch_gemm(const S* x, const S* y, S* out, const std::vector<int64_t>& x_off, const std::vector<int64_t>& y_off,
                 const MatDims& d);

@@ -85,7 +85,7 @@ void gemm(const S* a, const S* b, S* c, int64_t M, int64_t N, int64_t K, bool ta
     if (blas_usable(M, N, K)) return gemm_blas(a, b, c, M, N, K, ta, tb, parallel);
   }
   Eigen::Map<const RowMat<S>> Am(a, ta ? K : M, ta ? M : K), Bm(b, tb ? N : K, tb ? K : N);
-  constexpr bool kComplex = std::is_same_v<S, complex64>;
+  constexpr bool kComplex = std::is_same_v<S, complex64> || std::is_same_v<S, complex128>;
   auto with_a = [&](const auto& A, auto conj_a) {
     constexpr bool CA = decltype(conj_a)::value;
     if (!tb) gemm_run<CA, false, S>(A, Bm, c, parallel);

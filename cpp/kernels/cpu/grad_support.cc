@@ -17,7 +17,8 @@ namespace {
   switch (DTYPE) {                                                                   \
     EF_CASES_REAL(__VA_ARGS__)                                                       \
     EF_CASE(kComplex64, ::ef::complex64, __VA_ARGS__)                                \
-    default: check_type(OP, DTYPE, kTypesNumeric);                                   \
+    EF_CASES_RARE(__VA_ARGS__)                                                       \
+    default: check_type(OP, DTYPE, kTypesNumeric | kBitsRare);                       \
   }
 
 // out[rows[i]] += src[i] for blocks of `inner` elements (row -1: dropped).

@@ -1,5 +1,5 @@
 // CPU MatMul / BatchMatMulV2: shapes, broadcasting of batches and dtypes here, the products in
-// batch_gemm (gemm.h: Eigen's GEMM split across threads). float16 multiplies in float;
+// batch_gemm (gemm.h: Eigen's GEMM split across threads). float16 and bfloat16 multiply in float;
 // int32/int64 go through unsigned types so overflow wraps like TF.
 
 #include <vector>
@@ -17,12 +17,13 @@ void run_typed(const TensorImpl& x, const TensorImpl& y, TensorImpl* out, const 
   batch_gemm<S>(x.data<S>(), y.data<S>(), out->data<S>(), x_off, y_off, d);
 }
 
-// float16: multiply in float, round once at the end.
+// float16 and bfloat16: multiply in float, round once at the end.
+template <typename H>
 void run_half(const TensorImpl& x, const TensorImpl& y, TensorImpl* out, const std::vector<int64_t>& x_off,
               const std::vector<int64_t>& y_off, const MatDims& d) {
   auto to_float = [](const TensorImpl& t) {
     std::vector<float> v(static_cast<size_t>(t.num_elements()));
-    const half* p = t.data<half>();
+    const H* p = t.data<H>();
     for_range(t.num_elements(), [&](int64_t s, int64_t e) {
       for (int64_t i = s; i < e; ++i) v[i] = static_cast<float>(p[i]);
     });
@@ -30,9 +31,9 @@ void run_half(const TensorImpl& x, const TensorImpl& y, TensorImpl* out, const s
   };
   std::vector<float> fx = to_float(x), fy = to_float(y), fo(static_cast<size_t>(out->num_elements()));
   batch_gemm<float>(fx.data(), fy.data(), fo.data(), x_off, y_off, d);
-  half* po = out->data<half>();
+  H* po = out->data<H>();
   for_range(out->num_elements(), [&](int64_t s, int64_t e) {
-    for (int64_t i = s; i < e; ++i) po[i] = static_cast<half>(fo[i]);
+    for (int64_t i = s; i < e; ++i) po[i] = static_cast<H>(fo[i]);
   });
 }
 
@@ -45,7 +46,9 @@ void run(const TensorImpl& x, const TensorImpl& y, TensorImpl* out, const std::v
     case DType::kComplex64: run_typed<complex64>(x, y, out, x_off, y_off, d); break;
     case DType::kInt32: run_typed<uint32_t>(x, y, out, x_off, y_off, d); break;
     case DType::kInt64: run_typed<uint64_t>(x, y, out, x_off, y_off, d); break;
-    case DType::kFloat16: run_half(x, y, out, x_off, y_off, d); break;
+    case DType::kFloat16: run_half<half>(x, y, out, x_off, y_off, d); break;
+    case DType::kBFloat16: run_half<bfloat16>(x, y, out, x_off, y_off, d); break;
+    case DType::kComplex128: run_typed<complex128>(x, y, out, x_off, y_off, d); break;
     default: break;  // rejected by check_type_pair
   }
 }
@@ -69,7 +72,7 @@ void batch_matmul_kernel(KernelContext& c) {
   const Shape os = batch_matmul_shape(x.shape(), y.shape(), adj_x, adj_y);
   TensorImpl* out = c.allocate_output(0, x.dtype(), os);
   const int ro = os.rank(), rx = x.rank(), ry = y.rank();
-  const bool cplx = x.dtype() == DType::kComplex64;
+  const bool cplx = x.dtype() == DType::kComplex64 || x.dtype() == DType::kComplex128;
   MatDims d{os[ro - 2], os[ro - 1], x.shape()[rx - (adj_x ? 2 : 1)], adj_x, adj_y, adj_x && cplx, adj_y && cplx};
   // Batch offsets (in matrices) of each output batch into x and y, broadcasting size-1 dims.
   int64_t nb = 1;

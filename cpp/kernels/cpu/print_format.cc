@@ -29,6 +29,10 @@ void append_element(std::string& out, const TensorImpl& t, int64_t i) {
     case DType::kInt16: out += std::to_string(t.data<int16_t>()[i]); break;
     case DType::kInt32: out += std::to_string(t.data<int32_t>()[i]); break;
     case DType::kInt64: out += std::to_string(t.data<int64_t>()[i]); break;
+    case DType::kUInt16: out += std::to_string(t.data<uint16_t>()[i]); break;
+    case DType::kUInt32: out += std::to_string(t.data<uint32_t>()[i]); break;
+    case DType::kUInt64: out += std::to_string(t.data<uint64_t>()[i]); break;
+    case DType::kBFloat16: out += format_float_for_print(static_cast<float>(t.data<bfloat16>()[i])); break;
     case DType::kFloat16: out += format_float_for_print(static_cast<float>(t.data<half>()[i])); break;
     case DType::kFloat32: out += format_float_for_print(t.data<float>()[i]); break;
     case DType::kFloat64: out += format_double_for_print(t.data<double>()[i]); break;

@@ -203,13 +203,13 @@ void reduce3(const In* in, int64_t K1, int64_t R, int64_t K2, A* out) {
   });
 }
 
-// The accumulator type: float16 accumulates in float; Mean of narrow ints in int64 (as TF,
+// The accumulator type: float16 and bfloat16 accumulate in float; Mean of narrow ints in int64 (as TF,
 // so the mean of int8 [100, 100] is 100, not a wrapped value). Sum/Prod of 8/16-bit ints
 // accumulate in uint32 and truncate at the end (the same bits as wrapping at every step):
 // GCC 12 -O3 miscompiles the vectorized wrapping int8/int16 accumulator loop.
 template <class Red, bool kMean, typename T>
 using AccOf = std::conditional_t<
-    std::is_same_v<T, half>, float,
+    std::is_same_v<T, half> || std::is_same_v<T, bfloat16>, float,
     std::conditional_t<std::is_integral_v<T> && (sizeof(T) < 8) && kMean, int64_t,
                        std::conditional_t<std::is_integral_v<T> && (sizeof(T) < 4) && !std::is_same_v<T, bool> &&
                                               (std::is_same_v<Red, SumOp> || std::is_same_v<Red, ProdOp>),
@@ -221,8 +221,8 @@ inline T finish(A a, int64_t count) {
     return static_cast<T>(a);
   } else if constexpr (std::is_integral_v<A>) {
     return count == 0 ? T(0) : static_cast<T>(a / static_cast<A>(count));  // truncates, like TF
-  } else if constexpr (std::is_same_v<A, complex64>) {
-    return a / static_cast<float>(count);
+  } else if constexpr (std::is_same_v<A, complex64> || std::is_same_v<A, complex128>) {
+    return a / static_cast<typename A::value_type>(count);
   } else {
     return static_cast<T>(a / static_cast<A>(count));
   }
@@ -302,15 +302,20 @@ void reduction_kernel(KernelContext& c) {
   const OpDef& op = c.op;
   const bool logical = std::is_same_v<Red, AnyOp> || std::is_same_v<Red, AllOp>;
   if (logical) check_same_dtype(op, DType::kBool, in.dtype(), 0);
-  else check_type(op, in.dtype(), (std::is_same_v<Red, MaxOp> || std::is_same_v<Red, MinOp>) ? kTypesReal : kTypesNumeric);
+  else check_type(op, in.dtype(), (std::is_same_v<Red, MaxOp> || std::is_same_v<Red, MinOp>) ? kTypesMinMax : kTypesSum);
   std::vector<bool> mask = reduction_mask(op, *c.input(1), in.rank());
   TensorImpl* out = c.allocate_output(0, in.dtype(), reduced_shape(in.shape(), mask, c.attrs.get<bool>("keep_dims", false)));
   if constexpr (std::is_same_v<Red, AnyOp> || std::is_same_v<Red, AllOp>) {
     reduce_typed<Red, false, bool>(in, mask, out);
   } else if constexpr (std::is_same_v<Red, MaxOp> || std::is_same_v<Red, MinOp>) {
-    EF_DISPATCH_REAL(in.dtype(), throw_no_kernel(op, "T", in.dtype()), reduce_typed<Red, kMean, T>(in, mask, out));
+    switch (in.dtype()) {
+      EF_CASES_REAL(reduce_typed<Red, kMean, T>(in, mask, out))
+      EF_CASES_WIDE_UINT(reduce_typed<Red, kMean, T>(in, mask, out))
+      EF_CASE(kBFloat16, bfloat16, reduce_typed<Red, kMean, T>(in, mask, out))
+      default: throw_no_kernel(op, "T", in.dtype());
+    }
   } else {
-    EF_DISPATCH_NUMERIC(in.dtype(), throw_no_kernel(op, "T", in.dtype()), reduce_typed<Red, kMean, T>(in, mask, out));
+    EF_DISPATCH_ALL_NUMERIC(in.dtype(), throw_no_kernel(op, "T", in.dtype()), reduce_typed<Red, kMean, T>(in, mask, out));
   }
 }
 

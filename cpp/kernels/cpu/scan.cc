@@ -25,9 +25,9 @@ constexpr int64_t kScanTile = 256;
 
 template <bool kProd, typename T>
 void scan_typed(const T* in, T* out, const AxisSplit& s, bool exclusive, bool reverse) {
-  // float16 runs in float; 8/16-bit ints in uint32, truncated on store (the same bits as
+  // float16 and bfloat16 run in float; 8/16-bit ints in uint32, truncated on store (the same bits as
   // wrapping each step, and it sidesteps a GCC 12 -O3 miscompile of narrow wrapping loops).
-  using A = std::conditional_t<std::is_same_v<T, half>, float,
+  using A = std::conditional_t<std::is_same_v<T, half> || std::is_same_v<T, bfloat16>, float,
                                std::conditional_t<std::is_integral_v<T> && (sizeof(T) < 4), uint32_t, T>>;
   const int64_t K1 = s.K1, R = s.R, K2 = s.K2;
   const A init = kProd ? A(1) : A(0);
@@ -81,7 +81,7 @@ void scan_typed(const T* in, T* out, const AxisSplit& s, bool exclusive, bool re
 template <bool kProd>
 void scan_kernel(KernelContext& c) {
   const TensorImpl& x = *c.input(0);
-  check_type(c.op, x.dtype(), kTypesNumeric);
+  check_type(c.op, x.dtype(), kTypesSum);
   check_index_dtype(c.op, c.input(1)->dtype());
   const int axis = scalar_axis(*c.input(1), x.rank(), /*scan=*/true);
   TensorImpl* out = c.allocate_output(0, x.dtype(), x.shape());
@@ -91,6 +91,7 @@ void scan_kernel(KernelContext& c) {
   switch (x.dtype()) {
     EF_CASES_REAL(scan_typed<kProd, T>(x.data<T>(), out->data<T>(), s, exclusive, reverse))
     EF_CASE(kComplex64, complex64, scan_typed<kProd, T>(x.data<T>(), out->data<T>(), s, exclusive, reverse))
+    EF_CASES_RARE(scan_typed<kProd, T>(x.data<T>(), out->data<T>(), s, exclusive, reverse))
     default: break;
   }
 }

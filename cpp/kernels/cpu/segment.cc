@@ -17,7 +17,7 @@ enum class Reduction { kSum, kMean, kProd, kMax, kMin };
 
 template <typename T>
 T identity(Reduction r) {
-  if constexpr (std::is_same_v<T, complex64>) {
+  if constexpr (std::is_same_v<T, complex64> || std::is_same_v<T, complex128>) {
     return r == Reduction::kProd ? T(1) : T(0);
   } else {
     switch (r) {
@@ -31,7 +31,7 @@ T identity(Reduction r) {
 
 template <typename T>
 void fold(Reduction r, T& o, T v) {
-  if constexpr (std::is_same_v<T, complex64>) {
+  if constexpr (std::is_same_v<T, complex64> || std::is_same_v<T, complex128>) {
     o = r == Reduction::kProd ? o * v : o + v;
   } else {
     switch (r) {
@@ -81,6 +81,7 @@ void run_reduction(KernelContext& c, Reduction r, bool sorted, const std::vector
   switch (data.dtype()) {
     EF_CASES_REAL(reduce_rows<T>(r, sorted, data.data<T>(), out->data<T>(), rows, num, inner))
     EF_CASE(kComplex64, complex64, reduce_rows<T>(r, sorted, data.data<T>(), out->data<T>(), rows, num, inner))
+    EF_CASE(kComplex128, complex128, reduce_rows<T>(r, sorted, data.data<T>(), out->data<T>(), rows, num, inner))
     default: throw_no_kernel(c.op, "T", data.dtype());
   }
 }

@@ -17,7 +17,7 @@ namespace {
 
 template <typename T>
 T conj_of(T v) {
-  if constexpr (std::is_same_v<T, complex64>) return std::conj(v);
+  if constexpr (std::is_same_v<T, complex64> || std::is_same_v<T, complex128>) return std::conj(v);
   else return v;
 }
 

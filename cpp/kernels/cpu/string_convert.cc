@@ -117,7 +117,7 @@ void as_string_kernel(KernelContext& c) {
   const int64_t precision = c.attrs.get<int64_t>("precision", -1), width = c.attrs.get<int64_t>("width", -1);
   const bool scientific = c.attrs.get<bool>("scientific", false), shortest = c.attrs.get<bool>("shortest", false);
   const std::string fill = c.attrs.get<std::string>("fill", "");
-  const bool is_float = dtype_is_floating(dt) || dt == DType::kComplex64;
+  const bool is_float = dtype_is_floating(dt) || dtype_is_complex(dt);
   const std::string dt_name = dtype_name(dt);
   EF_INVALID(!(scientific && shortest), "Cannot select both scientific and shortest notation");
   EF_INVALID(is_float || !(scientific || shortest), "scientific and shortest format not supported for datatype ",
@@ -133,6 +133,7 @@ void as_string_kernel(KernelContext& c) {
   if (precision > -1) fmt += "." + std::to_string(precision);
   if (is_float) fmt += shortest ? "g" : scientific ? "e" : "f";
   else if (dt == DType::kString) fmt += "s";
+  else if (dt == DType::kUInt64) fmt += "llu";  // the same bits as a long long: snprintf reads them unsigned
   else if (dt != DType::kBool) fmt += "lld";
   TensorImpl* out = c.allocate_output(0, DType::kString, in.shape(), false);
   std::string* po = out->data<std::string>();
@@ -151,8 +152,17 @@ void as_string_kernel(KernelContext& c) {
         po[i] = "(" + format_one(f, double(z.real())) + "," + format_one(f, double(z.imag())) + ")";
       }
       return;
+    case DType::kComplex128:
+      for (int64_t i = 0; i < n; ++i) {
+        const complex128 z = in.data<complex128>()[i];
+        po[i] = "(" + format_one(f, z.real()) + "," + format_one(f, z.imag()) + ")";
+      }
+      return;
     case DType::kFloat16:
       for (int64_t i = 0; i < n; ++i) po[i] = format_one(f, double(float(in.data<half>()[i])));
+      return;
+    case DType::kBFloat16:
+      for (int64_t i = 0; i < n; ++i) po[i] = format_one(f, double(float(in.data<bfloat16>()[i])));
       return;
     case DType::kFloat32:
       for (int64_t i = 0; i < n; ++i) po[i] = format_one(f, double(in.data<float>()[i]));
@@ -161,9 +171,12 @@ void as_string_kernel(KernelContext& c) {
       for (int64_t i = 0; i < n; ++i) po[i] = format_one(f, in.data<double>()[i]);
       return;
     default:
-      EF_DISPATCH_INT(dt, throw_no_kernel(c.op, "T", dt), {
-        for (int64_t i = 0; i < n; ++i) po[i] = format_one(f, static_cast<long long>(in.data<T>()[i]));
-      });
+      switch (dt) {
+        EF_CASES_INT(for (int64_t i = 0; i < n; ++i) po[i] = format_one(f, static_cast<long long>(in.data<T>()[i])))
+        EF_CASES_WIDE_UINT(
+            for (int64_t i = 0; i < n; ++i) po[i] = format_one(f, static_cast<long long>(in.data<T>()[i])))
+        default: throw_no_kernel(c.op, "T", dt);
+      }
   }
 }
 

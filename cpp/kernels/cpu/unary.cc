@@ -1,6 +1,6 @@
 // CPU kernels for unary elementwise ops (the table in ops/unary_op_table.h, the functors in
 // unary_functors.h). float/double go through Eigen's vectorized array
-// functions (TF's kernels use the same ones), half is computed in float chunks, integer ops
+// functions (TF's kernels use the same ones), half and bfloat16 are computed in float chunks, integer ops
 // wrap like two's complement (abs/neg of INT_MIN stay INT_MIN) and never hit signed overflow.
 
 // GCC 12 false positive (GCC bug 105593): the `__m512 __Y = __Y;` idiom of avx512fintrin.h,
@@ -48,6 +48,11 @@ void visit_dtype(DType t, F&& f) {
     case DType::kInt64: f(Tag<int64_t>{}); break;
     case DType::kBool: f(Tag<bool>{}); break;
     case DType::kComplex64: f(Tag<complex64>{}); break;
+    case DType::kUInt16: f(Tag<uint16_t>{}); break;
+    case DType::kUInt32: f(Tag<uint32_t>{}); break;
+    case DType::kUInt64: f(Tag<uint64_t>{}); break;
+    case DType::kBFloat16: f(Tag<bfloat16>{}); break;
+    case DType::kComplex128: f(Tag<complex128>{}); break;
     default: throw_error(Code::kInternal, "unexpected dtype ", dtype_name(t));
   }
 }
@@ -119,7 +124,7 @@ void apply_unary(const T* in, T* out, int64_t n) {
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
     for_range(
         n, [&](int64_t s, int64_t e) { unary_block<Op, T>(in + s, out + s, e - s); }, grain);
-  } else if constexpr (std::is_same_v<T, half>) {
+  } else if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16>) {
     for_range(
         n,
         [&](int64_t s, int64_t e) {
@@ -129,11 +134,11 @@ void apply_unary(const T* in, T* out, int64_t n) {
             for (int64_t i = 0; i < m; ++i) x[i] = static_cast<float>(in[b + i]);
             ArrayMap<float>(y, m) = Op::array(ConstArrayMap<float>(x, m));
             fixup<Op>(x, y, m);
-            for (int64_t i = 0; i < m; ++i) out[b + i] = static_cast<half>(y[i]);
+            for (int64_t i = 0; i < m; ++i) out[b + i] = static_cast<T>(y[i]);
           }
         },
         grain);
-  } else if constexpr (std::is_same_v<T, complex64>) {
+  } else if constexpr (std::is_same_v<T, complex64> || std::is_same_v<T, complex128>) {
     for_range(n, [&](int64_t s, int64_t e) {
       for (int64_t i = s; i < e; ++i) out[i] = Op::complex(in[i]);
     }, kHeavyGrain);
@@ -189,7 +194,7 @@ void float_predicate_kernel(KernelContext& c) {
   TensorImpl* out = c.allocate_output(0, DType::kBool, x.shape());
   visit_dtype(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half>) {
+    if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half> || std::is_same_v<T, bfloat16>) {
       using C = std::conditional_t<std::is_same_v<T, double>, double, float>;
       unary_loop<T, bool>(x, *out, [](T v) { return Test()(static_cast<C>(v)); });
     }
@@ -206,6 +211,11 @@ void logical_not_kernel(KernelContext& c) {
 void complex_abs_kernel(KernelContext& c) {
   const TensorImpl& x = *c.input(0);
   check_unary_type(c.op, x.dtype(), ut::kComplexAbs);
+  if (x.dtype() == DType::kComplex128) {
+    TensorImpl* out = c.allocate_output(0, DType::kFloat64, x.shape());
+    unary_loop<complex128, double>(x, *out, [](complex128 z) { return std::abs(z); });
+    return;
+  }
   TensorImpl* out = c.allocate_output(0, DType::kFloat32, x.shape());
   unary_loop<complex64, float>(x, *out, [](complex64 z) { return std::abs(z); });
 }

@@ -1,6 +1,6 @@
 // The per-element math of the unary elementwise ops (one struct per op of ops/unary_op_table.h,
 // named as the op). Each provides what its dtype set needs: array(a) for float/double Eigen arrays
-// (vectorized), integer(x) for integer types, complex(z) for complex64; kHeavy marks
+// (vectorized), integer(x) for integer types, complex(z) for complex64/complex128; kHeavy marks
 // transcendental functions (a larger parallel grain). Optional: blend(x, y), a second
 // branch-free pass, and in_range(x) / scalar(x), the inputs where array() is exact and a C-library
 // formula for the others.
@@ -46,11 +46,11 @@ struct Neg {
   static constexpr bool kHeavy = false;
   template <class A> static auto array(const A& a) { return -a; }
   template <class T> static T integer(T x) { return wrap_neg(x); }
-  static complex64 complex(complex64 z) { return -z; }
+  template <class Z> static Z complex(Z z) { return -z; }
 };
 struct Conj {
   static constexpr bool kHeavy = false;
-  static complex64 complex(complex64 z) { return std::conj(z); }
+  template <class Z> static Z complex(Z z) { return std::conj(z); }
 };
 struct Abs {
   static constexpr bool kHeavy = false;
@@ -65,14 +65,14 @@ struct Sign {
     return a.unaryExpr([](S v) { return v > S(0) ? S(1) : v < S(0) ? S(-1) : v == v ? S(0) : v; });
   }
   template <class T> static T integer(T x) { return static_cast<T>((x > 0) - (x < 0)); }
-  static complex64 complex(complex64 z) { return z == complex64(0) ? z : z / std::abs(z); }
+  template <class Z> static Z complex(Z z) { return z == Z(0) ? z : z / std::abs(z); }
 };
 struct Exp {
   static constexpr bool kHeavy = true;
   template <class A> static auto array(const A& a) { return a.exp(); }
   template <class S> static bool in_range(S x) { return exp_safe(x); }
   template <class S> static S scalar(S x) { return std::exp(x); }
-  static complex64 complex(complex64 z) { return std::exp(z); }
+  template <class Z> static Z complex(Z z) { return std::exp(z); }
 };
 // Complex expm1/log1p keep their precision for small |z| (exp(z) - 1 would cancel).
 struct Expm1 {
@@ -80,22 +80,22 @@ struct Expm1 {
   template <class A> static auto array(const A& a) { return a.expm1(); }
   template <class S> static bool in_range(S x) { return exp_safe(x); }
   template <class S> static S scalar(S x) { return std::expm1(x); }
-  static complex64 complex(complex64 z) {
-    const float x = z.real(), y = z.imag(), h = std::sin(y / 2);
+  template <class Z> static Z complex(Z z) {
+    const auto x = z.real(), y = z.imag(), h = std::sin(y / 2);
     return {std::expm1(x) * std::cos(y) - 2 * h * h, std::exp(x) * std::sin(y)};
   }
 };
 struct Log {
   static constexpr bool kHeavy = true;
   template <class A> static auto array(const A& a) { return a.log(); }
-  static complex64 complex(complex64 z) { return std::log(z); }
+  template <class Z> static Z complex(Z z) { return std::log(z); }
 };
 struct Log1p {
   static constexpr bool kHeavy = true;
   template <class A> static auto array(const A& a) { return a.log1p(); }
-  static complex64 complex(complex64 z) {
-    const float x = z.real(), y = z.imag();
-    return {0.5f * std::log1p(2 * x + x * x + y * y), std::atan2(y, 1 + x)};
+  template <class Z> static Z complex(Z z) {
+    const auto x = z.real(), y = z.imag();
+    return {std::log1p(2 * x + x * x + y * y) / 2, std::atan2(y, 1 + x)};
   }
 };
 struct Sqrt {
@@ -106,14 +106,14 @@ struct Sqrt {
     return !(std::abs(x) < std::numeric_limits<S>::min() || std::abs(x) > std::numeric_limits<S>::max());
   }
   template <class S> static S scalar(S x) { return std::sqrt(x); }
-  static complex64 complex(complex64 z) { return std::sqrt(z); }
+  template <class Z> static Z complex(Z z) { return std::sqrt(z); }
 };
 struct Rsqrt {
   static constexpr bool kHeavy = true;
   template <class A> static auto array(const A& a) { return a.rsqrt(); }
   template <class S> static bool in_range(S x) { return Sqrt::in_range(x); }
   template <class S> static S scalar(S x) { return S(1) / std::sqrt(x); }
-  static complex64 complex(complex64 z) { return complex64(1) / std::sqrt(z); }
+  template <class Z> static Z complex(Z z) { return Z(1) / std::sqrt(z); }
 };
 struct Square {
   static constexpr bool kHeavy = false;
@@ -122,17 +122,17 @@ struct Square {
     const auto u = static_cast<WideUnsigned<T>>(x);
     return static_cast<T>(u * u);
   }
-  static complex64 complex(complex64 z) { return z * z; }
+  template <class Z> static Z complex(Z z) { return z * z; }
 };
 struct Reciprocal {
   static constexpr bool kHeavy = false;
   template <class A> static auto array(const A& a) { return a.inverse(); }
-  static complex64 complex(complex64 z) { return complex64(1) / z; }
+  template <class Z> static Z complex(Z z) { return Z(1) / z; }
 };
 struct Tanh {
   static constexpr bool kHeavy = true;
   template <class A> static auto array(const A& a) { return a.tanh(); }
-  static complex64 complex(complex64 z) { return std::tanh(z); }
+  template <class Z> static Z complex(Z z) { return std::tanh(z); }
 };
 struct Sigmoid {
   static constexpr bool kHeavy = true;
@@ -147,22 +147,22 @@ struct Sigmoid {
     const S e = std::exp(-std::abs(x));
     return x >= S(0) ? S(1) / (S(1) + e) : e / (S(1) + e);
   }
-  static complex64 complex(complex64 z) { return complex64(1) / (complex64(1) + std::exp(-z)); }
+  template <class Z> static Z complex(Z z) { return Z(1) / (Z(1) + std::exp(-z)); }
 };
 struct Sin {
   static constexpr bool kHeavy = true;
   template <class A> static auto array(const A& a) { return a.sin(); }
-  static complex64 complex(complex64 z) { return std::sin(z); }
+  template <class Z> static Z complex(Z z) { return std::sin(z); }
 };
 struct Cos {
   static constexpr bool kHeavy = true;
   template <class A> static auto array(const A& a) { return a.cos(); }
-  static complex64 complex(complex64 z) { return std::cos(z); }
+  template <class Z> static Z complex(Z z) { return std::cos(z); }
 };
 struct Tan {
   static constexpr bool kHeavy = true;
   template <class A> static auto array(const A& a) { return a.tan(); }
-  static complex64 complex(complex64 z) { return std::tan(z); }
+  template <class Z> static Z complex(Z z) { return std::tan(z); }
 };
 struct Floor {
   static constexpr bool kHeavy = false;
@@ -222,7 +222,7 @@ struct Softplus {
   template <class S> static S scalar(S x) { return (x > S(0) ? x : S(0)) + std::log1p(std::exp(-std::abs(x))); }
 };
 // Functions without a vectorized Eigen form: the C library's (or special_functions.h) per element;
-// EF_COMPLEX adds the complex64 form for the ops that take complex inputs.
+// EF_COMPLEX adds the complex form for the ops that take complex inputs.
 #define EF_SCALAR_UNARY(NAME, FN, ...)                                                  \
   struct NAME {                                                                         \
     static constexpr bool kHeavy = true;                                                \
@@ -232,7 +232,7 @@ struct Softplus {
     }                                                                                   \
     __VA_ARGS__                                                                         \
   };
-#define EF_COMPLEX(FN) static complex64 complex(complex64 z) { return FN(z); }
+#define EF_COMPLEX(FN) template <class Z> static Z complex(Z z) { return FN(z); }
 EF_SCALAR_UNARY(Asin, std::asin, EF_COMPLEX(std::asin))
 EF_SCALAR_UNARY(Acos, std::acos, EF_COMPLEX(std::acos))
 EF_SCALAR_UNARY(Atan, std::atan, EF_COMPLEX(std::atan))

@@ -137,7 +137,7 @@ def _python_sequence_to_numpy(value, wide=False):
     if wide:
         return arr
     if first_kind == "complex":
-        return arr.astype(np.complex64)
+        return arr.astype(np.complex128)  # NumPy complex64 leaves too, as TF
     if first_kind == "float":
         return arr.astype(first.dtype if isinstance(first, np.floating) else np.float32)
     if "float" in kinds:
@@ -177,7 +177,7 @@ def _to_numpy(value, wide=False):
             return np.zeros((0,), np.float32)
         return _python_sequence_to_numpy(value, wide)
     if isinstance(value, complex):
-        return np.asarray(value, np.complex64)
+        return np.asarray(value, np.complex128)
     if hasattr(value, "__array__") and not isinstance(value, type):
         return np.asarray(value)
     if isinstance(value, TensorShape):
@@ -211,6 +211,8 @@ def _unsupported(value):
 _TYPE_STRING = {"float32": "float", "float64": "double", "float16": "half"}
 # TF's eager converter takes Python bools as these dtypes only (graph constants take any number).
 _BOOL_TARGETS = ("int32", "int64", "float16", "float32", "float64")
+# TF's eager converter wraps Python ints into these (-1 is their max).
+_WRAPPING_INTS = ("uint16", "uint32", "uint64")
 
 
 def _cannot_convert(value, dtype, leaf=None):
@@ -227,6 +229,8 @@ def _python_leaf_fits(x, dtype):
     if isinstance(x, bool):
         return dtype.is_bool or dtype.is_numeric and (dtype.name in _BOOL_TARGETS or _core.current_graph() is not None)
     if isinstance(x, numbers.Integral):
+        if dtype.name in _WRAPPING_INTS:
+            return True
         return dtype.is_numeric and (not dtype.is_integer or dtype.min <= x <= dtype.max)
     if isinstance(x, numbers.Real):
         return dtype.is_floating or dtype.is_complex
@@ -433,9 +437,14 @@ def _convert_exact(value, dtype):
     if isinstance(value, (np.ndarray, np.generic)) and value.dtype.kind in "biufc" and (dtype.is_numeric or
                                                                                          dtype.is_bool):
         with np.errstate(all="ignore"):  # NumPy numbers cast, as in TF
-            return _core.from_numpy(np.asarray(value).astype(dtype.as_numpy_dtype, copy=False))
+            return _from_numpy_as(np.asarray(value).astype(dtype.as_numpy_dtype, copy=False), dtype)
     if isinstance(value, (list, tuple)) and _holds_tensor(value):
         return _autopack(value, dtype)
+    if dtype is dtypes.uint64 and isinstance(value, (list, tuple)) and all(type(x) is int for x in _leaves(value)):
+        try:  # ints up to 2**64 - 1, beyond int64 (NumPy would make them float64)
+            return _core.from_numpy(np.array(value, dtype=np.uint64))
+        except (OverflowError, ValueError):
+            pass  # negative ints wrap below, as in TF
     if isinstance(value, _PYTHON_SCALARS) and not isinstance(value, np.generic):
         arr = np.asarray(value, dtype=object if isinstance(value, (bytes, str)) else None)
     else:
@@ -445,7 +454,14 @@ def _convert_exact(value, dtype):
             if not str(e).startswith("Failed to convert elements"):
                 raise
             raise _cannot_convert(value, dtype, _first_misfit(value, dtype)) from None
-    return _core.from_numpy(_cast_array(arr, dtype, value))
+    return _from_numpy_as(_cast_array(arr, dtype, value), dtype)
+
+
+def _from_numpy_as(arr, dtype):
+    """The tensor of `arr`, an array of `dtype`'s NumPy type: for bfloat16 without ml_dtypes that
+    type is float32, and the tensor is cast."""
+    t = _core.from_numpy(arr)
+    return t if t.dtype == dtype else _core.cast(t, dtype._type_enum)
 
 
 def constant(value, dtype=None, shape=None, name=None):

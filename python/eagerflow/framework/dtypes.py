@@ -1,7 +1,23 @@
-"""tf.DType and the dtype constants (tf.float32, tf.int32, ...), numbered like TF's DataType enum."""
+"""tf.DType and the dtype constants (tf.float32, tf.int32, ...), numbered like TF's DataType enum.
+
+NumPy has no bfloat16: TF's is ml_dtypes.bfloat16, used here when ml_dtypes is installed (an
+optional dependency, `pip install eagerflow[bfloat16]`). Without it bfloat16 tensors convert to
+float32 arrays (exactly: every bfloat16 is a float32) and `tf.bfloat16.as_numpy_dtype` is float32."""
 import numpy as np
 
 from eagerflow import _core
+
+try:
+    import ml_dtypes as _ml_dtypes
+except ImportError:  # optional
+    _ml_dtypes = None
+
+_FLOATING = (1, 2, 14, 19)
+_INTEGER = (3, 4, 5, 6, 9, 17, 22, 23)
+_UNSIGNED = (4, 17, 22, 23)
+_COMPLEX = (8, 18)
+# bfloat16's largest finite value (0x7f7f), for when ml_dtypes is missing.
+_BFLOAT16_MAX = 3.3895313892515355e38
 
 
 class DType:
@@ -32,23 +48,23 @@ class DType:
 
     @property
     def real_dtype(self):
-        return float32 if self is complex64 else self
+        return {8: float32, 18: float64}.get(self._type_enum, self)
 
     @property
     def is_floating(self):
-        return self._type_enum in (1, 2, 19)
+        return self._type_enum in _FLOATING
 
     @property
     def is_integer(self):
-        return self._type_enum in (3, 4, 5, 6, 9)
+        return self._type_enum in _INTEGER
 
     @property
     def is_unsigned(self):
-        return self._type_enum == 4
+        return self._type_enum in _UNSIGNED
 
     @property
     def is_complex(self):
-        return self._type_enum == 8
+        return self._type_enum in _COMPLEX
 
     @property
     def is_bool(self):
@@ -64,27 +80,33 @@ class DType:
 
     @property
     def size(self):
-        return 1 if self._type_enum == 7 else int(np.dtype(self._np).itemsize)
+        if self._type_enum == 7:
+            return 1
+        return 2 if self._type_enum == 14 else int(np.dtype(self._np).itemsize)
 
     @property
     def min(self):
+        if self._type_enum == 14:
+            return -_BFLOAT16_MAX
         if self.is_floating:
             return float(np.finfo(self._np).min)
         if self.is_integer:
             return int(np.iinfo(self._np).min)
         if self.is_bool:
             return False
-        raise TypeError(f"Cannot find minimum value of {self}.")
+        raise TypeError(f"Cannot find minimum value of {self} with type {self}.")
 
     @property
     def max(self):
+        if self._type_enum == 14:
+            return _BFLOAT16_MAX
         if self.is_floating:
             return float(np.finfo(self._np).max)
         if self.is_integer:
             return int(np.iinfo(self._np).max)
         if self.is_bool:
             return True
-        raise TypeError(f"Cannot find maximum value of {self}.")
+        raise TypeError(f"Cannot find maximum value of {self} with type {self}.")
 
     def is_compatible_with(self, other):
         return self == as_dtype(other)
@@ -127,11 +149,17 @@ int32 = DType(3, "int32", np.int32)
 int64 = DType(9, "int64", np.int64)
 bool = DType(10, "bool", np.bool_)  # noqa: A001 - TF's name
 complex64 = DType(8, "complex64", np.complex64)
+complex128 = DType(18, "complex128", np.complex128)
+uint16 = DType(17, "uint16", np.uint16)
+uint32 = DType(22, "uint32", np.uint32)
+uint64 = DType(23, "uint64", np.uint64)
+bfloat16 = DType(14, "bfloat16", _ml_dtypes.bfloat16 if _ml_dtypes is not None else np.float32)
 string = DType(7, "string", object)
 resource = DType(20, "resource", object)  # variable handles
 variant = DType(21, "variant", object)  # opaque values (TensorList: a TensorArray in graphs)
 
-_ALL = [float16, float32, float64, int8, uint8, int16, int32, int64, bool, complex64, string, resource, variant]
+_ALL = [bfloat16, float16, float32, float64, int8, uint8, int16, uint16, int32, uint32, int64, uint64, bool, complex64,
+        complex128, string, resource, variant]
 _BY_ENUM = {d._type_enum: d for d in _ALL}
 _BY_NAME = {d._name: d for d in _ALL}
 _BY_NAME.update({"half": float16, "float": float32, "double": float64})
@@ -165,7 +193,7 @@ def as_dtype(type_value):
     raise TypeError(f"Cannot convert the argument `type_value`: {type_value!r} to a TensorFlow DType.")
 
 
-_BY_NP_TYPE = {np.dtype(d._np).type: d for d in _ALL if d._np is not object}
+_BY_NP_TYPE = {np.dtype(d._np).type: d for d in _ALL if d._np is not object and (d is not bfloat16 or _ml_dtypes)}
 _BY_NP_TYPE.update({np.object_: string, np.bytes_: string, np.str_: string})
 _ANY = {**_BY_ENUM, **_BY_NAME, **_BY_NP_TYPE,
         float: float32, type(True): bool, object: string}

@@ -19,14 +19,34 @@ for _cls in (EagerTensor, SymbolicTensor):
 
 def _numpy_text(t, is_repr=False):
     a = t._numpy()
-    if a.ndim == 0:
-        a = a[()]  # a NumPy scalar (or bytes), as TF's _numpy() returns
-        if is_repr and not isinstance(a, bytes):
-            a = a.item()
-    text = repr(a) if is_repr else str(a)
+    if t._dtype_enum == _BFLOAT16 and a.dtype == np.float32:
+        text = _bfloat16_text(a, is_repr)
+    else:
+        if a.ndim == 0:
+            a = a[()]  # a NumPy scalar (or bytes), as TF's _numpy() returns
+            if is_repr and not isinstance(a, bytes):
+                a = a.item()
+        text = repr(a) if is_repr else str(a)
     if "\n" in text:
         text = "\n" + text
     return text
+
+
+_BFLOAT16 = 14
+
+
+def _g6(v):
+    return "%g" % v
+
+
+def _bfloat16_text(a, is_repr):
+    """bfloat16 values held as float32 (no ml_dtypes) printed as ml_dtypes prints bfloat16: each
+    value with 6 significant digits (C++'s default), unpadded, and dtype=bfloat16."""
+    if a.ndim == 0:
+        return repr(a.item()) if is_repr else _g6(a[()])
+    with np.printoptions(formatter={"float_kind": _g6}):
+        text = repr(a) if is_repr else str(a)
+    return text.replace("dtype=float32", "dtype=bfloat16")
 
 
 def numpy(self):
