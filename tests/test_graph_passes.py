@@ -281,6 +281,34 @@ def test_fused_intermediates_used_elsewhere():
     check_equal_everywhere(f, x)
 
 
+def test_side_chains_join_the_chain():
+    def f(x):  # tanh(x) and square(x) start on the input, beside the chain: one fused node
+        y = tf.exp(-tf.abs(x))
+        y = tf.sqrt(y + 1.0) * 0.5 - tf.tanh(x)
+        y = tf.maximum(y, 0.1) / (tf.square(x) + 1.0)
+        return tf.sigmoid(y)
+
+    x = tf.constant(np.random.RandomState(3).standard_normal(5000).astype(np.float32))
+    types, og, _ = optimized(tf.function(f), x)
+    assert types.count('_FusedElementwise') == 1
+    assert not {'Tanh', 'Square', 'Exp', 'Sigmoid'} & set(types)
+    fused = [n for n in og.nodes() if n.type == '_FusedElementwise'][0]
+    assert len(fused.attrs()['ops']) == 13
+    check_equal_everywhere(f, x)
+
+
+def test_side_node_that_would_close_a_cycle_stays_out():
+    def f(x):
+        a = tf.exp(x)
+        s = tf.reduce_sum(a)  # depends on the chain: tanh(x) * s cannot join it
+        return tf.tanh(x) * s, a + 1.0
+
+    x = tf.constant(np.linspace(-2, 2, 300).astype(np.float32))
+    types, _, _ = optimized(tf.function(f), x)
+    assert 'Sum' in types and types.count('Mul') == 1
+    check_equal_everywhere(f, x)
+
+
 def test_matmul_bias_relu():
     rs = np.random.RandomState(2)
     w = tf.Variable(rs.randn(16, 8).astype(np.float32))
