@@ -131,3 +131,17 @@ def test_int32_wraps_and_int64_does_not():
     for _ in range(20):
         a, b = (a * 7 + 1) & 0xFFFFFFFF, b * 7 + 1
     assert got[1].numpy() == np.int64(a).astype(np.uint32).astype(np.int32) and got[2].numpy() == b
+
+
+def test_long_bodies_run_their_plans():
+    def body(i, x):
+        for _ in range(2100):  # more steps than the interpreter takes in one program
+            x = x + 1
+        return i + 1, x
+
+    def loop(n):
+        return tf.while_loop(lambda i, x: i < n, body, (0, 0))
+    got, want, compiled = _both(loop, tf.constant(3))
+    assert not compiled
+    _assert_same(got, want)
+    assert got[1].numpy() == 6300
