@@ -145,3 +145,21 @@ def test_long_bodies_run_their_plans():
     assert not compiled
     _assert_same(got, want)
     assert got[1].numpy() == 6300
+
+
+def test_integer_division_by_zero_raises_as_the_plans_do():
+    def loop(n):  # the divisor reaches zero on the third iteration
+        return tf.while_loop(lambda i, x: i < n, lambda i, x: (i + 1, x + 100 // (2 - i)), (0, 0))
+    errors = []
+    for opt in (False, None):
+        optimizer.set_experimental_options({"loop_optimization": opt})
+        try:
+            with pytest.raises(tf.errors.InvalidArgumentError) as e:
+                tf.function(loop)(tf.constant(5))
+            errors.append(str(e.value))
+        finally:
+            optimizer.set_experimental_options({"loop_optimization": None})
+    assert errors[0] == errors[1] and "Integer division by zero" in errors[0]
+    got, want, compiled = _both(loop, tf.constant(2))  # the divisor stays nonzero: compiled, exact
+    assert compiled
+    _assert_same(got, want)

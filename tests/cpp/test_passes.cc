@@ -255,7 +255,7 @@ TEST(Blocks, ScalarStepsFollowTheOpsDtypes) {
   EXPECT_EQ(run_step("AddV2", DType::kFloat32, a, b).f32, 3.f);
   EXPECT_EQ(find_scalar_steps("AddV2", DType::kFloat32)->branch, nullptr);  // not bool-valued
   EXPECT_EQ(find_scalar_steps("Less", DType::kBool), nullptr);  // TF's Less takes no bools
-  EXPECT_EQ(find_scalar_steps("FloorDiv", DType::kInt32), nullptr);  // can fail: not a step
+  EXPECT_EQ(find_scalar_steps("DivNoNan", DType::kInt32), nullptr);  // no integer kernel
   ScalarReg t{}, f{};
   t.b = true;
   f.b = false;
@@ -266,6 +266,14 @@ TEST(Blocks, ScalarStepsFollowTheOpsDtypes) {
   a.i32 = INT32_MAX;
   b.i32 = 1;
   EXPECT_EQ(run_step("AddV2", DType::kInt32, a, b).i32, INT32_MIN);  // wraps, as the kernel does
+  a.i32 = -7;
+  b.i32 = 2;
+  EXPECT_EQ(run_step("FloorDiv", DType::kInt32, a, b).i32, -4);
+  // A zero divisor aborts the program (the plans then raise the kernel's error).
+  b.i32 = 0;
+  ScalarReg r[3] = {a, b, {}};
+  const ScalarInstr ins = {find_scalar_steps("FloorMod", DType::kInt32)->value, 0, 1, 2, 0};
+  EXPECT_EQ(ins.step(r, &ins), &kScalarAbort);
 }
 
 TEST(Fusion, ChainBecomesOneNode) {

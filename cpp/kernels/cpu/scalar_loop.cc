@@ -226,7 +226,8 @@ bool ScalarLoop::run(const std::vector<Tensor>& vars, std::vector<Tensor>& out) 
   const ScalarInstr* ip = code_.data() + entry_;
   do {
     ip = ip->step(regs, ip);
-  } while (ip);
+  } while (ip && ip != &kScalarAbort);
+  if (ip) return false;  // a step refused its operands: the plans raise the kernel's error
   out.clear();
   for (size_t k = 0; k < n; ++k) out.push_back(tensor_of_reg(in_dtypes_[k], r[k]));
   return true;

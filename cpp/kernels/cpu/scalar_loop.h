@@ -41,7 +41,8 @@ class ScalarLoop {
   // The loop of programs `cond` and `body`; null when either is null or they do not fit together.
   static std::shared_ptr<ScalarLoop> make(std::shared_ptr<Program> cond, std::shared_ptr<Program> body);
   // Runs the loop from `vars`; false (nothing done) when the inputs do not match the compiled
-  // dtypes or are not scalars, so the caller runs the general path (and its errors).
+  // dtypes or are not scalars, or a step refused its operands (an integer division by zero), so
+  // the caller runs the general path (and its errors).
   bool run(const std::vector<Tensor>& vars, std::vector<Tensor>& out) const;
 
  private:

@@ -55,6 +55,20 @@ const ScalarInstr* binary_step(ScalarReg* r, const ScalarInstr* ip) {
   reg_as<Out>(r[ip->out]) = F()(reg_as<T>(r[ip->a]), reg_as<T>(r[ip->b]));
   return next_step(r, ip);
 }
+// What a step returns when it cannot compute its value (an integer division by zero): the
+// interpreter gives up and the loop runs its plans from the start, which raise the kernel's error
+// (the loop is stateless, so running it again is unobservable).
+inline const ScalarInstr kScalarAbort{};
+
+// out = F(a, b) for the integer division ops, which refuse a zero divisor.
+template <class F, class T>
+const ScalarInstr* binary_divisor_step(ScalarReg* r, const ScalarInstr* ip) {
+  const T b = reg_as<T>(r[ip->b]);
+  if (b == T(0)) return &kScalarAbort;
+  reg_as<T>(r[ip->out]) = F()(reg_as<T>(r[ip->a]), b);
+  return next_step(r, ip);
+}
+
 // A loop condition fused with its predicate: jumps when F holds, ends the loop otherwise.
 template <class F, class T>
 const ScalarInstr* unary_branch_step(ScalarReg* r, const ScalarInstr* ip) {
