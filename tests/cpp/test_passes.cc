@@ -269,11 +269,12 @@ TEST(Blocks, ScalarStepsFollowTheOpsDtypes) {
   a.i32 = -7;
   b.i32 = 2;
   EXPECT_EQ(run_step("FloorDiv", DType::kInt32, a, b).i32, -4);
-  // A zero divisor aborts the program (the plans then raise the kernel's error).
+  // A zero divisor sets the abort flag and ends the program (the plans then raise the kernel's error).
   b.i32 = 0;
-  ScalarReg r[3] = {a, b, {}};
-  const ScalarInstr ins = {find_scalar_steps("FloorMod", DType::kInt32)->value, 0, 1, 2, 0};
-  EXPECT_EQ(ins.step(r, &ins), &kScalarAbort);
+  ScalarReg r[4] = {a, b, {}, {}};
+  const ScalarInstr ins = {find_scalar_steps("FloorMod", DType::kInt32)->value, 0, 1, 2, 3};
+  EXPECT_EQ(ins.step(r, &ins), nullptr);
+  EXPECT_TRUE(r[3].b);
 }
 
 TEST(Fusion, ChainBecomesOneNode) {

@@ -208,6 +208,9 @@ std::shared_ptr<ScalarLoop> ScalarLoop::make(std::shared_ptr<Program> cond, std:
   } else {
     code.push_back({branch_step, pred, 0, 0, 0});
   }
+  loop->abort_ = static_cast<int>(regs.size());
+  regs.push_back(ScalarReg{});
+  for (ScalarInstr& ins : code) ins.jump = loop->abort_;
   code.back().jump = -static_cast<int32_t>(code.size() - 1);  // back to the body's first instruction
   if (code.size() > static_cast<size_t>(kMaxScalarProgram)) return nullptr;
   return loop;
@@ -226,8 +229,8 @@ bool ScalarLoop::run(const std::vector<Tensor>& vars, std::vector<Tensor>& out) 
   const ScalarInstr* ip = code_.data() + entry_;
   do {
     ip = ip->step(regs, ip);
-  } while (ip && ip != &kScalarAbort);
-  if (ip) return false;  // a step refused its operands: the plans raise the kernel's error
+  } while (ip);
+  if (r[abort_].b) return false;  // a step refused its operands: the plans raise the kernel's error
   out.clear();
   for (size_t k = 0; k < n; ++k) out.push_back(tensor_of_reg(in_dtypes_[k], r[k]));
   return true;

@@ -50,6 +50,7 @@ class ScalarLoop {
   std::vector<ScalarReg> init_;  // the loop variables' registers, then constants and temporaries
   std::vector<ScalarInstr> code_;
   int entry_ = 0;  // the cond's first instruction
+  int abort_ = 0;  // the bool register a step sets when it refuses its operands
 };
 
 }  // namespace ef

@@ -39,7 +39,8 @@ constexpr int kMaxScalarProgram = 2048;
 struct ScalarInstr {
   ScalarStep step;
   int32_t a, b, out;  // registers (b unused by unary steps)
-  int32_t jump;       // branches: the offset of the instruction taken when the predicate holds
+  int32_t jump;       // branches: the offset of the instruction taken when the predicate holds;
+                      // other steps: the abort flag's register
 };
 
 inline const ScalarInstr* next_step(ScalarReg* r, const ScalarInstr* ip);
@@ -55,16 +56,17 @@ const ScalarInstr* binary_step(ScalarReg* r, const ScalarInstr* ip) {
   reg_as<Out>(r[ip->out]) = F()(reg_as<T>(r[ip->a]), reg_as<T>(r[ip->b]));
   return next_step(r, ip);
 }
-// What a step returns when it cannot compute its value (an integer division by zero): the
-// interpreter gives up and the loop runs its plans from the start, which raise the kernel's error
-// (the loop is stateless, so running it again is unobservable).
-inline const ScalarInstr kScalarAbort{};
-
-// out = F(a, b) for the integer division ops, which refuse a zero divisor.
+// out = F(a, b) for the integer division ops, which refuse a zero divisor: then the step sets the
+// bool register `jump` (the program's abort flag) and ends the loop; the interpreter gives up and
+// the loop runs its plans from the start, which raise the kernel's error (the loop is stateless,
+// so running it again is unobservable).
 template <class F, class T>
 const ScalarInstr* binary_divisor_step(ScalarReg* r, const ScalarInstr* ip) {
   const T b = reg_as<T>(r[ip->b]);
-  if (b == T(0)) return &kScalarAbort;
+  if (b == T(0)) {
+    r[ip->jump].b = true;
+    return nullptr;
+  }
   reg_as<T>(r[ip->out]) = F()(reg_as<T>(r[ip->a]), b);
   return next_step(r, ip);
 }
