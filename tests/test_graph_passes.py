@@ -281,6 +281,34 @@ def test_fused_intermediates_used_elsewhere():
     check_equal_everywhere(f, x)
 
 
+def test_side_chains_join_the_chain():
+    def f(x):  # tanh(x) and square(x) start on the input, beside the chain: one fused node
+        y = tf.exp(-tf.abs(x))
+        y = tf.sqrt(y + 1.0) * 0.5 - tf.tanh(x)
+        y = tf.maximum(y, 0.1) / (tf.square(x) + 1.0)
+        return tf.sigmoid(y)
+
+    x = tf.constant(np.random.RandomState(3).standard_normal(5000).astype(np.float32))
+    types, og, _ = optimized(tf.function(f), x)
+    assert types.count('_FusedElementwise') == 1
+    assert not {'Tanh', 'Square', 'Exp', 'Sigmoid'} & set(types)
+    fused = [n for n in og.nodes() if n.type == '_FusedElementwise'][0]
+    assert len(fused.attrs()['ops']) == 13
+    check_equal_everywhere(f, x)
+
+
+def test_side_node_that_would_close_a_cycle_stays_out():
+    def f(x):
+        a = tf.exp(x)
+        s = tf.reduce_sum(a)  # depends on the chain: tanh(x) * s cannot join it
+        return tf.tanh(x) * s, a + 1.0
+
+    x = tf.constant(np.linspace(-2, 2, 300).astype(np.float32))
+    types, _, _ = optimized(tf.function(f), x)
+    assert 'Sum' in types and types.count('Mul') == 1
+    check_equal_everywhere(f, x)
+
+
 def test_matmul_bias_relu():
     rs = np.random.RandomState(2)
     w = tf.Variable(rs.randn(16, 8).astype(np.float32))
@@ -413,3 +441,27 @@ def test_forwarded_outputs_match_fresh_outputs(dtype):
     forwarded = run_with({"remapping": False}, chain, x)
     assert_same(forwarded, fresh)
     assert_same(forwarded, chain(x))  # and eager
+
+
+_EDGES = [0.0, -0.0, np.nan, np.inf, -np.inf, 1e-40, -1e-40, 5e-324, 86.0, 88.5, -88.5, 89.0, -104.0, 708.0,
+          710.0, -746.0, 1e30, -1e30, 3.4e38, 1.5, -2.5]
+
+
+@pytest.mark.parametrize('dtype', [np.float32, np.float64])
+@pytest.mark.parametrize('name', sorted({op for op, arity, t, pred in _core.scalar_loop_ops()
+                                         if arity == 1 and not pred and t == tf.float32.as_datatype_enum}))
+def test_fused_unary_ops_at_the_edges_of_their_range(name, dtype):
+    """Blocks with NaN, inf, zeros, denormals and overflowing inputs (the fixup path) and blocks with
+    none (the scan finds nothing): fused == unfused == eager, bitwise."""
+    from eagerflow.ops._execute import execute
+    rng = np.random.default_rng(7)
+    v = rng.normal(size=3000) * 3
+    with np.errstate(over='ignore'):
+        v[1500:1500 + len(_EDGES)] = np.array(_EDGES).astype(dtype)
+    x = tf.constant(v.astype(dtype))
+
+    def f(x):
+        return execute(name, [x * 1.0])[0] * 1.0
+    types, _, _ = optimized(tf.function(f), x)
+    assert types.count('_FusedElementwise') == 1
+    check_equal_everywhere(f, x)

@@ -1,4 +1,6 @@
 // Graph bindings: graphs, nodes, function graphs and graph-building mode (plans: plan.cc).
+#include <tuple>
+
 #include <pybind11/stl.h>
 
 #include "bindings/bindings.h"
@@ -12,6 +14,7 @@
 #include "graph/graph.h"
 #include "graph/passes/optimize.h"
 #include "graph/scalar_loop_lowering.h"
+#include "kernels/cpu/elementwise_blocks.h"
 #include "ops/resource_ops.h"
 
 namespace ef {
@@ -137,6 +140,16 @@ void init_graph(py::module_& m) {
   // Whether a While with this cond/body runs in the scalar loop interpreter (for tests).
   m.def("scalar_loop_supported", [](const GraphFunction& cond, const GraphFunction& body) {
     return compile_scalar_loop(cond, body) != nullptr;
+  });
+  // The interpreter's op table (for tests): (op, arity, input dtype enum, bool-valued).
+  m.def("scalar_loop_ops", [] {
+    std::vector<std::tuple<std::string, int, int, bool>> out;
+    for (int id = 0; id < elementwise_block_count(); ++id) {
+      const ElementwiseBlock& e = elementwise_block(id);
+      for (const auto& [t, steps] : e.scalar)
+        if (steps.value) out.emplace_back(e.op, e.arity, static_cast<int>(t), steps.branch != nullptr);
+    }
+    return out;
   });
 
   py::class_<NodeRef>(m, "Node")

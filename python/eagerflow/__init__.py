@@ -80,9 +80,24 @@ from eagerflow.module import Module
 
 # --- namespaces: tf.math, tf.nn, ..., tf.keras ---
 from eagerflow import (autograph, bitwise, compat, config, data, debugging, dtypes, errors, experimental, image, io,
-                       keras, linalg, math, nn, random, ragged, sparse, strings, summary, train, types)
+                       linalg, math, nn, random, ragged, sparse, strings, summary, train, types)
 from eagerflow.util import nest
 from eagerflow import raw_ops
+
+
+
+def __getattr__(name):
+    # tf.keras is imported on first use, as TF loads it lazily: it is a quarter of the import time
+    # (and its dataset helpers pull in urllib and certifi), and most programs never touch it.
+    if name == "keras":
+        import importlib
+        return importlib.import_module("eagerflow.keras")
+    raise AttributeError("module 'eagerflow' has no attribute %r" % name)
+
+
+def __dir__():
+    return sorted(set(globals()) | {"keras"})
+
 
 # The implementation packages are no namespaces of TF's (importing them set these attributes).
 del eager, framework, module, ops, util  # noqa: F821

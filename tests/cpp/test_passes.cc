@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <random>
@@ -230,19 +231,50 @@ TEST(Blocks, TableCoversElementwiseOps) {
   EXPECT_EQ(elementwise_block(elementwise_block_id("Tanh")).arity, 1);
 }
 
-TEST(Blocks, PredicatesFollowTheOpsDtypes) {
-  const float a = 1.f, b = 2.f;
-  ASSERT_NE(find_predicate("Less", DType::kFloat32), nullptr);
-  EXPECT_TRUE(find_predicate("Less", DType::kFloat32)(&a, &b));
-  EXPECT_FALSE(find_predicate("GreaterEqual", DType::kFloat32)(&a, &b));
-  EXPECT_EQ(find_predicate("Less", DType::kBool), nullptr);  // TF's Less takes no bools
-  const bool t = true, f = false;
-  ASSERT_NE(find_predicate("Equal", DType::kBool), nullptr);
-  EXPECT_FALSE(find_predicate("Equal", DType::kBool)(&t, &f));
-  EXPECT_FALSE(find_predicate("LogicalAnd", DType::kBool)(&t, &f));
-  EXPECT_TRUE(find_predicate("LogicalOr", DType::kBool)(&t, &f));
-  EXPECT_FALSE(find_predicate("LogicalNot", DType::kBool)(&t, nullptr));
-  EXPECT_EQ(find_predicate("AddV2", DType::kFloat32), nullptr);
+// Runs the scalar step of `op` for input dtype `t` on registers {a, b}; returns register 2.
+ScalarReg run_step(const char* op, DType t, ScalarReg a, ScalarReg b, bool branch = false) {
+  const ScalarSteps* s = find_scalar_steps(op, t);
+  ScalarReg r[3] = {a, b, {}};
+  // The next instruction stops the chain (a value step tail-calls it) and returns itself.
+  const ScalarStep stop = [](ScalarReg*, const ScalarInstr* ip) { return ip; };
+  const ScalarInstr ins[2] = {{branch ? s->branch : s->value, 0, 1, 2, 1}, {stop, 0, 0, 0, 0}};
+  const ScalarInstr* next = ins[0].step(r, ins);
+  if (branch) r[2].b = next == ins + 1;
+  else EXPECT_EQ(next, ins + 1);
+  return r[2];
+}
+
+TEST(Blocks, ScalarStepsFollowTheOpsDtypes) {
+  ScalarReg a{}, b{};
+  a.f32 = 1.f;
+  b.f32 = 2.f;
+  ASSERT_NE(find_scalar_steps("Less", DType::kFloat32), nullptr);
+  EXPECT_TRUE(run_step("Less", DType::kFloat32, a, b).b);
+  EXPECT_TRUE(run_step("Less", DType::kFloat32, a, b, /*branch=*/true).b);
+  EXPECT_FALSE(run_step("GreaterEqual", DType::kFloat32, a, b, /*branch=*/true).b);
+  EXPECT_EQ(run_step("AddV2", DType::kFloat32, a, b).f32, 3.f);
+  EXPECT_EQ(find_scalar_steps("AddV2", DType::kFloat32)->branch, nullptr);  // not bool-valued
+  EXPECT_EQ(find_scalar_steps("Less", DType::kBool), nullptr);  // TF's Less takes no bools
+  EXPECT_EQ(find_scalar_steps("DivNoNan", DType::kInt32), nullptr);  // no integer kernel
+  ScalarReg t{}, f{};
+  t.b = true;
+  f.b = false;
+  EXPECT_FALSE(run_step("Equal", DType::kBool, t, f).b);
+  EXPECT_FALSE(run_step("LogicalAnd", DType::kBool, t, f).b);
+  EXPECT_TRUE(run_step("LogicalOr", DType::kBool, t, f, /*branch=*/true).b);
+  EXPECT_FALSE(run_step("LogicalNot", DType::kBool, t, f).b);
+  a.i32 = INT32_MAX;
+  b.i32 = 1;
+  EXPECT_EQ(run_step("AddV2", DType::kInt32, a, b).i32, INT32_MIN);  // wraps, as the kernel does
+  a.i32 = -7;
+  b.i32 = 2;
+  EXPECT_EQ(run_step("FloorDiv", DType::kInt32, a, b).i32, -4);
+  // A zero divisor sets the abort flag and ends the program (the plans then raise the kernel's error).
+  b.i32 = 0;
+  ScalarReg r[4] = {a, b, {}, {}};
+  const ScalarInstr ins = {find_scalar_steps("FloorMod", DType::kInt32)->value, 0, 1, 2, 3};
+  EXPECT_EQ(ins.step(r, &ins), nullptr);
+  EXPECT_TRUE(r[3].b);
 }
 
 TEST(Fusion, ChainBecomesOneNode) {

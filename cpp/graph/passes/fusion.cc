@@ -108,20 +108,26 @@ bool fuse_elementwise(OptimizedGraph& og) {
     Node* nd = up.get();
     block_id[nd->id] = fusable(*nd, fed);
     if (block_id[nd->id] < 0) continue;
+    auto can_join = [&](int gid) {
+      const Group& grp = grouper.groups[gid];
+      if (grp.dtype != nd->out_dtypes[0] || !(grp.shape == nd->out_shapes[0])) return false;
+      for (const Endpoint& f : nd->inputs)
+        if (grouper.group_of(f.node) != gid && grouper.depends_on(f.node, gid)) return false;
+      return true;
+    };
     int chosen = -1;
     for (const Endpoint& e : nd->inputs) {
       const int gid = grouper.group_of(e.node);
-      if (gid < 0 || gid == chosen) continue;
-      const Group& grp = grouper.groups[gid];
-      if (grp.dtype != nd->out_dtypes[0] || !(grp.shape == nd->out_shapes[0])) continue;
-      bool ok = true;
-      for (const Endpoint& f : nd->inputs)
-        if (grouper.group_of(f.node) != gid && grouper.depends_on(f.node, gid)) ok = false;
-      if (ok) {
+      if (gid >= 0 && can_join(gid)) {
         chosen = gid;
         break;
       }
     }
+    // A node that continues no group (tanh(x) beside a chain on x) joins a recent group of its
+    // shape all the same: one pass over memory instead of another output and another kernel.
+    for (int gid = static_cast<int>(grouper.groups.size()) - 1, tries = 0; chosen < 0 && gid >= 0 && tries < 4;
+         --gid, ++tries)
+      if (can_join(gid)) chosen = gid;
     grouper.add(nd, chosen);
   }
 

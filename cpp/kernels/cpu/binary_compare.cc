@@ -48,12 +48,7 @@ void logical_kernel(KernelContext& c) {
   binary_loop<bool, bool, bool>(*c.input(0), *c.input(1), *out, [](bool a, bool b) { return Op()(a, b); });
 }
 
-// Predicates for the scalar loop interpreter: the dtypes it runs that the op takes.
-template <class F, class T>
-bool predicate(const void* a, const void* b) {
-  return F()(*static_cast<const T*>(a), *static_cast<const T*>(b));
-}
-
+// Scalar steps (the scalar loop interpreter's predicates): the dtypes it runs that the op takes.
 template <class F, unsigned Types>
 struct PredicateRegistrar {
   explicit PredicateRegistrar(const char* name) {
@@ -65,7 +60,8 @@ struct PredicateRegistrar {
   }
   template <class T>
   void add(const char* name) {
-    if constexpr ((Types & dtype_bit(DTypeOf<T>::value)) != 0) register_predicate(name, 2, DTypeOf<T>::value, predicate<F, T>);
+    if constexpr ((Types & dtype_bit(DTypeOf<T>::value)) != 0)
+      register_scalar_steps(name, 2, DTypeOf<T>::value, {binary_step<F, T, bool>, binary_branch_step<F, T>});
   }
 };
 

@@ -56,17 +56,32 @@ void binary_block(const T* a, const T* b, T* out, int64_t n) {
 // kFloats: float32/float64 only (integer division and pow can fail, so they are not fused).
 enum BlockTypes { kBlockFloats = 1, kBlockInts = 2, kBlockAll = 3 };
 
+template <class F, class = void>
+struct IntDivisor : std::false_type {};
+template <class F>
+struct IntDivisor<F, std::void_t<decltype(F::kIntDivisor)>> : std::bool_constant<F::kIntDivisor> {};
+
+// Registers F's block functions and scalar steps (the scalar loop interpreter's instructions).
+// Integer division has no block function (it can fail) but has scalar steps that check the divisor.
 template <class F, int Types>
 struct BinaryBlockRegistrar {
   explicit BinaryBlockRegistrar(const char* name) {
     if constexpr ((Types & kBlockFloats) != 0) {
-      register_binary_block<float>(name, binary_block<F, float>);
-      register_binary_block<double>(name, binary_block<F, double>);
+      add<float>(name);
+      add<double>(name);
     }
     if constexpr ((Types & kBlockInts) != 0) {
-      register_binary_block<int32_t>(name, binary_block<F, int32_t>);
-      register_binary_block<int64_t>(name, binary_block<F, int64_t>);
+      add<int32_t>(name);
+      add<int64_t>(name);
+    } else if constexpr (IntDivisor<F>::value) {
+      register_scalar_steps(name, 2, DType::kInt32, {binary_divisor_step<F, int32_t>, nullptr});
+      register_scalar_steps(name, 2, DType::kInt64, {binary_divisor_step<F, int64_t>, nullptr});
     }
+  }
+  template <class T>
+  static void add(const char* name) {
+    register_binary_block<T>(name, binary_block<F, T>);
+    register_scalar_steps(name, 2, DTypeOf<T>::value, {binary_step<F, T>, nullptr});
   }
 };
 #define EF_REGISTER_BINARY_BLOCK(NAME, F, TYPES) \

@@ -54,8 +54,8 @@ void register_binary_block(const std::string& op, BinaryBlockFn<T> fn) {
   mutable_fns<T>(entry(op, 2)).binary = fn;
 }
 
-void register_predicate(const std::string& op, int arity, DType t, PredicateFn fn) {
-  entry(op, arity).predicates[t] = fn;
+void register_scalar_steps(const std::string& op, int arity, DType t, ScalarSteps steps) {
+  entry(op, arity).scalar[t] = steps;
 }
 
 template void register_unary_block<float>(const std::string&, UnaryBlockFn<float>);
@@ -74,6 +74,8 @@ int elementwise_block_id(const std::string& op) {
 }
 
 const ElementwiseBlock& elementwise_block(int id) { return table().entries.at(static_cast<size_t>(id)); }
+
+int elementwise_block_count() { return static_cast<int>(table().entries.size()); }
 
 namespace {
 template <class T>
@@ -96,12 +98,12 @@ bool has_elementwise_block(const std::string& op, DType t) {
   }
 }
 
-PredicateFn find_predicate(const std::string& op, DType t) {
+const ScalarSteps* find_scalar_steps(const std::string& op, DType t) {
   const int id = elementwise_block_id(op);
   if (id < 0) return nullptr;
-  const auto& p = elementwise_block(id).predicates;
-  auto it = p.find(t);
-  return it == p.end() ? nullptr : it->second;
+  const auto& s = elementwise_block(id).scalar;
+  auto it = s.find(t);
+  return it == s.end() ? nullptr : &it->second;
 }
 
 }  // namespace ef

@@ -86,6 +86,10 @@ void fixup(const S* in, S* out, int64_t n) {
     for (int64_t i = 0; i < n; ++i) out[i] = Op::blend(in[i], out[i]);
   }
   if constexpr (HasFixup<Op>::value) {
+    // A branch-free scan first (it vectorizes; the fixing loop does not): most blocks need none.
+    int outside = 0;
+    for (int64_t i = 0; i < n; ++i) outside |= Op::in_range(in[i]) ? 0 : 1;
+    if (!outside) return;
     for (int64_t i = 0; i < n; ++i)
       if (!Op::in_range(in[i])) out[i] = Op::scalar(in[i]);
   }
@@ -147,7 +151,8 @@ void apply_unary(const T* in, T* out, int64_t n) {
   }
 }
 
-// Registers Op's block functions for the fused kernel's dtypes that the eager kernel supports.
+// Registers Op's block functions and scalar steps for the fused kernel's dtypes that the eager
+// kernel supports.
 template <class Op, const UnaryTypes& Types>
 struct UnaryBlockRegistrar {
   explicit UnaryBlockRegistrar(const char* name) {
@@ -158,8 +163,25 @@ struct UnaryBlockRegistrar {
   }
   template <class T>
   static void add(const char* name) {
-    if constexpr ((Types.kernels & dtype_bit(DTypeOf<T>::value)) != 0) register_unary_block<T>(name, unary_block<Op, T>);
+    if constexpr ((Types.kernels & dtype_bit(DTypeOf<T>::value)) != 0) {
+      register_unary_block<T>(name, unary_block<Op, T>);
+      register_scalar_steps(name, 1, DTypeOf<T>::value, {unary_step<OneElement, T>, nullptr});
+    }
   }
+  // The scalar step's math: the block function on one element, as the eager kernel runs a
+  // one-element tensor. Not inlined with n = 1: GCC would warn about the unreachable vector path.
+  template <class T>
+  [[gnu::noipa]] static void block(const T* x, T* y, int64_t n) {
+    unary_block<Op, T>(x, y, n);
+  }
+  struct OneElement {
+    template <class T>
+    T operator()(T x) const {
+      T y;
+      block<T>(&x, &y, 1);
+      return y;
+    }
+  };
 };
 #define EF_REGISTER_UNARY_BLOCK(NAME, OP, TYPES) \
   static UnaryBlockRegistrar<OP, TYPES> EF_CONCAT(ef_unary_block_, __COUNTER__)(NAME)
@@ -201,11 +223,16 @@ void float_predicate_kernel(KernelContext& c) {
   });
 }
 
+// The kernel's and the scalar loop interpreter's math.
+struct LogicalNotFn {
+  bool operator()(bool v) const { return !v; }
+};
+
 void logical_not_kernel(KernelContext& c) {
   const TensorImpl& x = *c.input(0);
   check_same_dtype(c.op, DType::kBool, x.dtype(), 0);
   TensorImpl* out = c.allocate_output(0, DType::kBool, x.shape());
-  unary_loop<bool, bool>(x, *out, [](bool v) { return !v; });
+  unary_loop<bool, bool>(x, *out, [](bool v) { return LogicalNotFn()(v); });
 }
 
 void complex_abs_kernel(KernelContext& c) {
@@ -233,11 +260,12 @@ EF_REGISTER_CPU_KERNEL("LogicalNot", logical_not_kernel);
 EF_REGISTER_CPU_KERNEL("ComplexAbs", complex_abs_kernel);
 
 // LogicalNot for the scalar loop interpreter (kernels/cpu/scalar_loop.cc).
-bool logical_not_predicate(const void* a, const void*) { return !*static_cast<const bool*>(a); }
-struct LogicalNotPredicate {
-  LogicalNotPredicate() { register_predicate("LogicalNot", 1, DType::kBool, logical_not_predicate); }
+struct LogicalNotSteps {
+  LogicalNotSteps() {
+    register_scalar_steps("LogicalNot", 1, DType::kBool, {unary_step<LogicalNotFn, bool>, unary_branch_step<LogicalNotFn, bool>});
+  }
 };
-static LogicalNotPredicate ef_logical_not_predicate;
+static LogicalNotSteps ef_logical_not_steps;
 
 }  // namespace
 }  // namespace ef
