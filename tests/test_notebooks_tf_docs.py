@@ -1,0 +1,65 @@
+"""Runs the TF-guide-style scripts in tests/notebooks_tf_docs/ under eagerflow and compares their stdout
+with what TensorFlow 2.21 printed for the same script (the .expected files beside them)."""
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+import eagerflow
+
+HERE = os.path.join(os.path.dirname(__file__), "notebooks_tf_docs")
+SCRIPTS = sorted(f[:-3] for f in os.listdir(HERE) if f.endswith(".py") and not f.startswith("_"))
+_PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(eagerflow.__file__)))
+
+# Differences eagerflow does not remove yet: the test fails if the script starts to match (strict).
+XFAIL = {
+    "advanced_autodiff": "no tf.hessians",
+    "autodiff": "the gradient of a variable with respect to itself is None",
+    "autograph_code": "tf.autograph.to_code spacing and tuple unpacking differ from TF 2.21's",
+    "custom_layers": "no tf.keras.layers.ReLU",
+    "function_tracing": "concrete function signatures print in the pre-2.15 Args/Returns form",
+    "graph_def": "Graph.as_graph_def() nodes lack TF's attrs",
+    "intro_to_graphs": "to_code layout and the printed signature form differ",
+    "ragged": "tf.tile and others do not dispatch on RaggedTensor",
+    "shapes_broadcast": "no tf.broadcast_dynamic_shape",
+    "sparse": "no tf.sparse.concat",
+    "strings_unicode": "no tf.strings.unicode_script",
+}
+
+
+def normalise(text):
+    # Object addresses differ from run to run in both libraries.
+    return re.sub(r"0x[0-9a-f]+", "0x...", text)
+
+
+@pytest.fixture(scope="module")
+def runs():
+    """Starts every script at once (they are small; the import dominates) and collects them lazily."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONHASHSEED="0",
+               PYTHONPATH=os.pathsep.join(filter(None, [_PACKAGE_ROOT, os.environ.get("PYTHONPATH")])))
+    procs = {name: subprocess.Popen([sys.executable, name + ".py"], cwd=HERE, env=env, text=True,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE) for name in SCRIPTS}
+    done = {}
+
+    def result(name):
+        if name not in done:
+            out, err = procs[name].communicate(timeout=120)
+            done[name] = (procs[name].returncode, out, err)
+        return done[name]
+    yield result
+    for p in procs.values():
+        if p.poll() is None:
+            p.kill()
+            p.communicate()
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=XFAIL[n], strict=True))
+                                  if n in XFAIL else n for n in SCRIPTS])
+def test_tf_docs_script(runs, name):
+    rc, out, err = runs(name)
+    with open(os.path.join(HERE, name + ".expected"), encoding="utf-8") as f:
+        want = f.read()
+    assert rc == 0, err[-3000:]
+    assert normalise(out) == normalise(want)
