@@ -15,16 +15,11 @@ _PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(eagerflow.__file
 
 # Differences eagerflow does not remove yet: the test fails if the script starts to match (strict).
 XFAIL = {
-    "advanced_autodiff": "no tf.hessians",
-    "autodiff": "the gradient of a variable with respect to itself is None",
     "autograph_code": "tf.autograph.to_code spacing and tuple unpacking differ from TF 2.21's",
-    "custom_layers": "no tf.keras.layers.ReLU",
     "function_tracing": "concrete function signatures print in the pre-2.15 Args/Returns form",
     "graph_def": "Graph.as_graph_def() nodes lack TF's attrs",
     "intro_to_graphs": "to_code layout and the printed signature form differ",
     "ragged": "tf.tile and others do not dispatch on RaggedTensor",
-    "shapes_broadcast": "no tf.broadcast_dynamic_shape",
-    "sparse": "no tf.sparse.concat",
     "strings_unicode": "no tf.strings.unicode_script",
 }
 

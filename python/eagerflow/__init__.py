@@ -34,7 +34,7 @@ from eagerflow.ops.linalg_ops import matmul
 from eagerflow.ops.einsum_ops import einsum, tensordot
 from eagerflow.ops.norm_ops import norm
 from eagerflow.ops.nn_ops import clip_by_global_norm, clip_by_norm
-from eagerflow.ops.array_extras import broadcast_static_shape, is_tensor, meshgrid, repeat
+from eagerflow.ops.array_extras import broadcast_dynamic_shape, broadcast_static_shape, is_tensor, meshgrid, repeat
 
 # --- arrays, slicing, creation (ops/array_ops.py, ops/slice_ops.py, ops/creation_ops.py) ---
 from eagerflow.ops.array_ops import (boolean_mask, broadcast_to, concat, expand_dims, gather, gather_nd, identity,
@@ -96,7 +96,7 @@ __all__ = ["Assert", "DType", "GradientTape", "Graph", "IndexedSlices", "Indexed
            "TensorArray", "TensorShape", "TensorSpec", "UnconnectedGradients", "Variable", "VariableAggregation",
            "VariableSynchronization", "abs", "acos", "acosh", "add", "add_n", "argmax", "argmin", "as_dtype", "asin",
            "asinh", "assert_equal", "assert_greater", "assert_less", "assert_rank", "atan", "atan2", "atanh",
-           "autograph", "bitwise", "bool", "boolean_mask", "broadcast_to", "case", "cast", "broadcast_static_shape", "clip_by_global_norm", "clip_by_norm", "einsum", "is_tensor", "meshgrid", "repeat", "norm", "tensordot",
+           "autograph", "bitwise", "bool", "boolean_mask", "broadcast_to", "case", "cast", "broadcast_dynamic_shape", "broadcast_static_shape", "clip_by_global_norm", "clip_by_norm", "einsum", "is_tensor", "meshgrid", "repeat", "norm", "tensordot",
            "clip_by_value", "compat", "complex64", "concat", "cond", "config", "constant", "control_dependencies",
            "convert_to_tensor", "cos",
            "cosh", "cumsum", "custom_gradient", "data", "debugging", "device", "divide", "double", "dtypes", "equal",

@@ -69,12 +69,26 @@ with tf.GradientTape() as t2:
 print(t2.jacobian(g, x))
 
 
+w = tf.Variable([[1.0, -1.0], [0.5, 2.0]])
+with tf.GradientTape() as t2:
+    with tf.GradientTape() as t1:
+        loss = tf.reduce_sum(tf.matmul(w, w) ** 2)
+    g = t1.gradient(loss, w)
+h = t2.jacobian(g, w)
+print(h.shape)
+print(tf.reshape(h, [4, 4]))
+
+
 @tf.function
-def hessian_of_cubic(v):
-    return tf.hessians(tf.reduce_sum(v**3), v)
+def hessian_in_function(v):
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            y = tf.reduce_sum(v**3)
+        dy = inner.gradient(y, v)
+    return outer.jacobian(dy, v)
 
 
-print(hessian_of_cubic(tf.constant([1.0, 2.0])))
+print(hessian_in_function(tf.Variable([1.0, 2.0])))
 x = tf.Variable([1.0, 2.0])
 with tf.GradientTape() as tape:
     y = x[0] * 2.0
@@ -88,4 +102,4 @@ x = tf.constant(2.0)
 with tf.GradientTape() as tape:
     tape.watch(x)
     y = tf.math.log(x) + tf.math.exp(x) * tf.math.tanh(x)
-print(tape.gradient(y, x))
+print(tape.gradient(y, x).numpy().round(5))
