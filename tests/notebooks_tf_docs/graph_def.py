@@ -1,5 +1,13 @@
-"""Graph.as_graph_def(): node names, ops, inputs and attrs of traced functions."""
+"""Graph.as_graph_def(): node names, ops, inputs and attrs (as TF prints AttrValues) of traced functions."""
 import eagerflow as tf
+
+
+def show(graph_def):
+    for node in graph_def.node:
+        print(node.name, node.op, list(node.input))
+        for key in sorted(node.attr):
+            text = str(node.attr[key]).strip().replace("\n", " ")
+            print(f"  {key}: {text}")
 
 
 @tf.function
@@ -10,7 +18,7 @@ def relu_like(x):
 
 
 cf = relu_like.get_concrete_function(tf.TensorSpec([], tf.float32, name="x"))
-print(cf.graph.as_graph_def())
+show(cf.graph.as_graph_def())
 
 
 @tf.function
@@ -20,22 +28,22 @@ def affine(x, w):
 
 cf = affine.get_concrete_function(tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([2, 3], tf.float32))
 gd = cf.graph.as_graph_def()
-for node in gd.node:
-    print(node.name, node.op, list(node.input), sorted(node.attr.keys()))
+show(gd)
 print(len(gd.node))
 print([o.name for o in cf.graph.get_operations()])
 print(cf.graph.inputs, cf.graph.outputs)
 print(cf.inputs, cf.outputs)
+attr = gd.node[0].attr["dtype"]
+print(attr.type == tf.float32.as_datatype_enum, gd.node[0].attr["shape"].shape.dim[0].size)
 
 
 @tf.function
-def fizz(n):
-    s = tf.constant(0)
-    for i in tf.range(n):
-        s += i
-    return s
+def consts(s):
+    a = tf.constant([1, 2, 3], dtype=tf.int64)
+    b = tf.constant([[1.5, 2.0]])
+    c = tf.constant("hi")
+    d = tf.constant(True)
+    return tf.strings.join([s, c]), tf.cast(a, tf.float32), b, d
 
 
-cf = fizz.get_concrete_function(tf.constant(3))
-print(sorted({node.op for node in cf.graph.as_graph_def().node}))
-print(fizz(tf.constant(5)))
+show(consts.get_concrete_function(tf.TensorSpec([], tf.string)).graph.as_graph_def())

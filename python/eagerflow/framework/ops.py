@@ -375,7 +375,10 @@ def _sym_name(self):
 
 def _str(self):
     if self._is_symbolic:
-        return 'Tensor("%s", shape=%s, dtype=%s)' % (_sym_name(self), self.shape, self.dtype.name)
+        shape = self.shape
+        if shape.rank is None:  # TF leaves an unknown shape out of str() (repr() shows <unknown>)
+            return 'Tensor("%s", dtype=%s)' % (_sym_name(self), self.dtype.name)
+        return 'Tensor("%s", shape=%s, dtype=%s)' % (_sym_name(self), shape, self.dtype.name)
     return _eager_str(self)
 
 
