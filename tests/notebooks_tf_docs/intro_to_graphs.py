@@ -32,7 +32,6 @@ print(tf.autograph.to_code(simple_relu))
 print([n.op for n in tf_simple_relu.get_concrete_function(tf.constant(1)).graph.as_graph_def().node])
 print(tf_simple_relu(tf.constant(-5)))
 print(tf_simple_relu(tf.constant(3)))
-print(tf_simple_relu.pretty_printed_concrete_signatures())
 
 
 @tf.function
