@@ -88,3 +88,23 @@ def test_activation_layers_match_keras2():
         tf.keras.layers.Softmax()(x)
     with pytest.raises(ValueError, match="max_value of a ReLU layer cannot be a negative value"):
         tf.keras.layers.ReLU(max_value=-1.0)
+
+
+def test_dense_get_config_and_model_get_layer_as_keras2():
+    # tf_keras 2.21's config of Dense(3, name="d").
+    assert tf.keras.layers.Dense(3, name="d").get_config() == {
+        "name": "d", "trainable": True, "dtype": "float32", "units": 3, "activation": "linear", "use_bias": True,
+        "kernel_initializer": {"module": "keras.initializers", "class_name": "GlorotUniform",
+                               "config": {"seed": None}, "registered_name": None},
+        "bias_initializer": {"module": "keras.initializers", "class_name": "Zeros", "config": {},
+                             "registered_name": None},
+        "kernel_regularizer": None, "bias_regularizer": None, "activity_regularizer": None,
+        "kernel_constraint": None, "bias_constraint": None}
+    inputs = tf.keras.Input(shape=(3,))
+    hidden = tf.keras.layers.Dense(4, name="hidden")
+    model = tf.keras.Model(inputs, tf.keras.layers.Dense(2, name="out")(hidden(inputs)))
+    assert model.get_layer("hidden") is hidden and model.get_layer(index=1) is hidden
+    with pytest.raises(ValueError, match=r"No such layer: nope. Existing layers are: \['input_\d+', 'hidden', 'out'\]."):
+        model.get_layer("nope")
+    with pytest.raises(ValueError, match="Provide either a layer name or layer index at `get_layer`."):
+        model.get_layer()
