@@ -57,6 +57,7 @@ from eagerflow.ops.no_op import no_op
 from eagerflow.ops.script_ops import numpy_function, py_function
 from eagerflow.ops.check_ops import Assert, assert_equal, assert_greater, assert_less, assert_rank
 from eagerflow.ops.control_flow_ops import case, cond, switch_case, while_loop
+from eagerflow.ops.manip_ops import roll, shape_n
 from eagerflow.ops.map_fn import map_fn
 from eagerflow.ops.tensor_array_ops import TensorArray
 
@@ -106,7 +107,7 @@ __all__ = ["Assert", "DType", "GradientTape", "Graph", "IndexedSlices", "Indexed
            "image", "init_scope", "int16", "int32", "int64", "int8", "io", "keras", "less", "less_equal", "linalg", "linspace",
            "logical_and", "logical_not", "logical_or", "map_fn", "math", "matmul", "maximum", "minimum", "multiply",
            "name_scope", "negative", "nest", "newaxis", "nn", "no_gradient", "no_op", "not_equal", "numpy_function",
-           "one_hot", "ones", "ones_like", "pad", "pow", "print", "py_function", "ragged", "random", "range", "rank", "raw_ops",
+           "one_hot", "ones", "ones_like", "pad", "pow", "print", "py_function", "ragged", "random", "range", "rank", "raw_ops", "roll", "shape_n",
            "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod",
            "reduce_sum", "reshape", "resource", "reverse", "round", "scalar_mul", "scatter_nd", "shape", "sigmoid",
            "sign", "sin", "sinh", "size", "slice", "sparse", "split", "sqrt", "square", "squeeze", "stack", "stop_gradient",
