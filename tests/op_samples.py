@@ -338,6 +338,7 @@ SAMPLES = {
     "BitwiseXor": op(call(i32([5, -3, 12]), i32([3, 6, -1])), no_grad=_INT),
     "BroadcastGradientArgs": op(call(i32([2, 1, 3]), i32([4, 3])), no_grad=_SHAPE,
                                 unknown_dims="the reduction indices' count depends on the shapes' values"),
+    "BroadcastArgs": op(call(i32([2, 1, 3]), i32([4, 3])), call(i64([1]), i64([5, 2])), no_grad=_SHAPE),
     "BroadcastTo": op(call(f(3, 1), i32([2, 3, 4])), grad="input"),
     "Cast": op(call(f(2, 3), DstT=tf.float64), call(i32([1, -2]), DstT=tf.float32),
                call(f(3).astype(np.float32), DstT=tf.float64), grad="x"),

@@ -150,6 +150,6 @@ def test_tensorflows_summary_iterator_reads_eagerflows_events(tmp_path):
         "[3.6666666666666665, 5.0, 1.0]]",
         "4 t text [b'a', b'b']",
         "5 img images [b'3', b'2', [2, 3, 1]]",
-        "[('x', 'Placeholder', []), ('Const', 'Const', []), ('mul', 'Mul', ['x', 'Const']), "
+        "[('x', 'Placeholder', []), ('mul/y', 'Const', []), ('mul', 'Mul', ['x', 'mul/y']), "
         "('Identity', 'Identity', ['mul'])]",
     ]

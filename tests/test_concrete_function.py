@@ -201,3 +201,34 @@ def test_guide_input_signature_example():
     with pytest.raises(ValueError, match=r"\n  input_signature: \(\n    TensorSpec\(shape=\(None,\), dtype=tf.int32, "
                                          r"name=None\)\)\.$"):
         next_collatz(tf.constant([1.0, 2.0]))
+
+
+def test_variables_and_captured_inputs_list_the_variables_read():
+    v = tf.Variable(2.0)
+    frozen = tf.Variable(1.0, trainable=False)
+
+    @tf.function
+    def scale(x):
+        return v * x + frozen
+
+    cf = scale.get_concrete_function(tf.TensorSpec([], tf.float32))
+    assert cf.variables == (v, frozen) and cf.trainable_variables == (v,)
+    assert [t.dtype for t in cf.captured_inputs] == [tf.resource, tf.resource]
+    v.assign(4.0)
+    assert cf(tf.constant(3.0)).numpy() == 13.0
+
+
+def test_input_signature_of_a_method_leaves_out_self():
+    class Model(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable([[1.0], [2.0]])
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+        def __call__(self, x):
+            return x @ self.w
+
+    m = Model()
+    assert m(tf.constant([[1.0, 1.0]])).numpy().tolist() == [[3.0]]
+    assert repr(m.__call__.get_concrete_function().structured_input_signature) == (
+        "((TensorSpec(shape=(None, 2), dtype=tf.float32, name='x'),), {})")

@@ -719,3 +719,26 @@ def test_unwatched_source_of_a_recorded_op_gets_none_like_tf():
     assert tape.gradient(y, x) is None
     assert float(tape.gradient(y, v)) == 12.0
     assert float(tape.gradient(y, x, unconnected_gradients=tf.UnconnectedGradients.ZERO)) == 0.0
+
+
+def test_source_that_is_a_target_gets_its_output_gradient():
+    # TF 2.21: a source that is also a target gets the target's output gradient, watched or not.
+    v0, v1 = tf.Variable(2.0), tf.Variable(2.0)
+    with tf.GradientTape(persistent=True) as tape:
+        result = v0
+    dv0, dv1 = tape.gradient(result, [v0, v1])
+    assert dv0.numpy() == 1.0 and dv1 is None
+    with tf.GradientTape(watch_accessed_variables=False) as tape:
+        result = v0
+    assert tape.gradient(result, v0).numpy() == 1.0
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        pass
+    assert tape.gradient(x, x).numpy() == 1.0
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * 2
+    assert tape.gradient([y, x], x).numpy() == 3.0
+    with tf.GradientTape() as tape:
+        pass
+    assert tape.gradient(tf.Variable(1, trainable=False), v0) is None

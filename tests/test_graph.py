@@ -393,3 +393,60 @@ def test_graph_building_does_not_leak_into_eager_after_error():
 
 if __name__ == "__main__":
     sys.exit(pytest.main([__file__, "-q"]))
+
+
+def _attrs_text(node):
+    return {k: str(node.attr[k]).strip().replace("\n", " ") for k in node.attr}
+
+
+def test_as_graph_def_attrs_and_operand_names_as_tf():
+    # Texts from TF 2.21's GraphDef of the same functions.
+    @tf.function
+    def affine(x, w):
+        return tf.nn.relu(tf.matmul(x, w) + 1.0)
+
+    gd = affine.get_concrete_function(tf.TensorSpec([None, 2]), tf.TensorSpec([2, 3])).graph.as_graph_def()
+    nodes = {n.name: n for n in gd.node}
+    assert [n.name for n in gd.node] == ["x", "w", "MatMul", "add/y", "add", "Relu", "Identity"]
+    assert _attrs_text(nodes["x"]) == {"dtype": "type: DT_FLOAT", "_user_specified_name": 's: "x"',
+                                       "shape": "shape {   dim {     size: -1   }   dim {     size: 2   } }"}
+    assert _attrs_text(nodes["MatMul"]) == {"T": "type: DT_FLOAT", "transpose_a": "b: false",
+                                            "transpose_b": "b: false", "grad_a": "b: false", "grad_b": "b: false"}
+    assert _attrs_text(nodes["add/y"])["value"] == "tensor {   dtype: DT_FLOAT   tensor_shape {   }   float_val: 1 }"
+    assert nodes["x"].attr["dtype"].type == tf.float32.as_datatype_enum
+    assert nodes["add"].input == ["MatMul", "add/y"]
+    op = affine.get_concrete_function(tf.TensorSpec([None, 2]), tf.TensorSpec([2, 3])).graph.get_operation_by_name("add")
+    assert op.get_attr("T") == tf.float32
+
+    @tf.function
+    def consts(s):
+        return tf.strings.join([s, tf.constant("hi")]), tf.cast(tf.constant([1, 2, 3], tf.int64), tf.float32), \
+            2 * tf.constant([[1.5, 2.0]])
+
+    nodes = {n.name: n for n in consts.get_concrete_function(tf.TensorSpec([], tf.string)).graph.as_graph_def().node}
+    assert _attrs_text(nodes["Const_1"])["value"] == (
+        'tensor {   dtype: DT_INT64   tensor_shape {     dim {       size: 3     }   }   tensor_content: '
+        '"\\001\\000\\000\\000\\000\\000\\000\\000\\002\\000\\000\\000\\000\\000\\000\\000\\003\\000\\000\\000\\000'
+        '\\000\\000\\000" }')
+    assert _attrs_text(nodes["Const_2"])["value"] == (
+        'tensor {   dtype: DT_FLOAT   tensor_shape {     dim {       size: 1     }     dim {       size: 2     }   }   '
+        'tensor_content: "\\000\\000\\300?\\000\\000\\000@" }')
+    assert _attrs_text(nodes["Cast"]) == {"DstT": "type: DT_FLOAT", "SrcT": "type: DT_INT64", "Truncate": "b: false"}
+    assert "mul/x" in nodes and nodes["mul"].input == ["mul/x", "Const_2"]  # a reflected operand is x
+
+
+def test_cond_outputs_pass_through_identities_in_its_scope():
+    @tf.function
+    def relu_like(x):
+        if x > 0:
+            return x * 2
+        return x - 1
+
+    gd = relu_like.get_concrete_function(tf.TensorSpec([], tf.float32)).graph.as_graph_def()
+    assert [(n.name, n.op, list(n.input)) for n in gd.node] == [
+        ("x", "Placeholder", []), ("Greater/y", "Const", []), ("Greater", "Greater", ["x", "Greater/y"]),
+        ("cond", "StatelessIf", ["Greater", "x"]), ("cond/Identity", "Identity", ["cond"]),
+        ("cond/Identity_1", "Identity", ["cond:1"]), ("Identity", "Identity", ["cond/Identity_1"])]
+    attrs = _attrs_text(gd.node[3])
+    assert attrs["Tout"] == "list {   type: DT_BOOL   type: DT_FLOAT }" and attrs["_lower_using_switch_merge"] == "b: true"
+    assert relu_like(tf.constant(3.0)).numpy() == 6.0 and relu_like(tf.constant(-3.0)).numpy() == -4.0

@@ -69,3 +69,42 @@ def test_merge_layers():
     assert layers.Concatenate(axis=0)([a, b]).shape == (2, 2)
     with pytest.raises(ValueError, match="exactly 2 inputs"):
         layers.Subtract()([a, b, a])
+
+
+def test_activation_layers_match_keras2():
+    # Values and configs from tf_keras 2.21.
+    x = tf.constant([-3.0, -1.0, 0.0, 0.5, 2.0, 8.0])
+    assert tf.keras.layers.ReLU()(x).numpy().tolist() == [0.0, 0.0, 0.0, 0.5, 2.0, 8.0]
+    general = tf.keras.layers.ReLU(max_value=6.0, negative_slope=0.1, threshold=1.0)
+    np.testing.assert_allclose(general(x).numpy(), [-0.4, -0.2, -0.1, -0.05, 2.0, 6.0], rtol=1e-6)
+    assert tf.keras.layers.ReLU(negative_slope=0.5)(x).numpy().tolist() == [-1.5, -0.5, 0.0, 0.5, 2.0, 8.0]
+    np.testing.assert_allclose(tf.keras.layers.LeakyReLU()(x).numpy(), [-0.9, -0.3, 0.0, 0.5, 2.0, 8.0], rtol=1e-6)
+    assert tf.keras.layers.LeakyReLU(alpha=2.0)(x).numpy().tolist() == [-6.0, -2.0, 0.0, 0.5, 2.0, 8.0]
+    config = general.get_config()
+    assert config["max_value"] == np.float32(6.0) and isinstance(config["threshold"], np.ndarray)
+    assert tf.keras.layers.LeakyReLU().get_config()["alpha"] == np.float32(0.3)
+    np.testing.assert_allclose(tf.keras.layers.Softmax()(x[None]).numpy().sum(), 1.0, rtol=1e-6)
+    with pytest.raises(ValueError, match="Cannot apply softmax to a tensor that is 1D"):
+        tf.keras.layers.Softmax()(x)
+    with pytest.raises(ValueError, match="max_value of a ReLU layer cannot be a negative value"):
+        tf.keras.layers.ReLU(max_value=-1.0)
+
+
+def test_dense_get_config_and_model_get_layer_as_keras2():
+    # tf_keras 2.21's config of Dense(3, name="d").
+    assert tf.keras.layers.Dense(3, name="d").get_config() == {
+        "name": "d", "trainable": True, "dtype": "float32", "units": 3, "activation": "linear", "use_bias": True,
+        "kernel_initializer": {"module": "keras.initializers", "class_name": "GlorotUniform",
+                               "config": {"seed": None}, "registered_name": None},
+        "bias_initializer": {"module": "keras.initializers", "class_name": "Zeros", "config": {},
+                             "registered_name": None},
+        "kernel_regularizer": None, "bias_regularizer": None, "activity_regularizer": None,
+        "kernel_constraint": None, "bias_constraint": None}
+    inputs = tf.keras.Input(shape=(3,))
+    hidden = tf.keras.layers.Dense(4, name="hidden")
+    model = tf.keras.Model(inputs, tf.keras.layers.Dense(2, name="out")(hidden(inputs)))
+    assert model.get_layer("hidden") is hidden and model.get_layer(index=1) is hidden
+    with pytest.raises(ValueError, match=r"No such layer: nope. Existing layers are: \['input_\d+', 'hidden', 'out'\]."):
+        model.get_layer("nope")
+    with pytest.raises(ValueError, match="Provide either a layer name or layer index at `get_layer`."):
+        model.get_layer()

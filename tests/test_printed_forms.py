@@ -423,3 +423,15 @@ def test_unhashable_objects_cannot_be_traced():
     assert type(e) is TypeError
     assert str(e) == (f"Could not generate a generic TraceType for {u!r}.Please verify that it is immutable/hashable. "
                       "Otherwise, consider implementing the Tracing Protocol for it.")
+
+
+def test_symbolic_tensor_of_unknown_rank_prints_without_shape():
+    # TF 2.21: str() leaves an unknown shape out; repr() shows it.
+    seen = []
+
+    @tf.function
+    def f(a):
+        seen.append((str(a), repr(a)))
+        return a
+    f.get_concrete_function(tf.TensorSpec(None, tf.string))
+    assert seen == [('Tensor("a:0", dtype=string)', "<tf.Tensor 'a:0' shape=<unknown> dtype=string>")]

@@ -180,10 +180,10 @@ def test_graph_summary_writes_a_graph_def(tmp_path):
     writer.close()
     event = dict(fields(_records(tmp_path)[1]))
     nodes = [dict(fields(value)) for field, value in fields(event[4]) if field == 1]
-    assert [(n[1], n[2]) for n in nodes] == [(b"x", b"Placeholder"), (b"MatMul", b"MatMul"), (b"Const", b"Const"),
+    assert [(n[1], n[2]) for n in nodes] == [(b"x", b"Placeholder"), (b"MatMul", b"MatMul"), (b"add/y", b"Const"),
                                              (b"add", b"AddV2"), (b"Relu", b"Relu"), (b"Identity", b"Identity")]
     add = [v for field, v in fields(event[4]) if field == 1][3]
-    assert [v for field, v in fields(add) if field == 3] == [b"MatMul", b"Const"]
+    assert [v for field, v in fields(add) if field == 3] == [b"MatMul", b"add/y"]
 
 
 def test_trace_export_writes_the_graphs_traced_since_trace_on(tmp_path):

@@ -239,6 +239,20 @@ Tensor to_tensor(py::handle v, DType dtype, bool exact) {
   return t;
 }
 
+Tensor to_operand(py::handle v, DType dtype, bool exact, const OpDef& op, const char* node_name, size_t input) {
+  PyObject* o = v.ptr();
+  if (Py_TYPE(o) == g_eager_tensor_type || PyObject_TypeCheck(o, g_tensor_type)) return tensor_of(o);
+  Tensor t = convert_value(v, dtype, exact);
+  Graph* g = thread_context().graph;
+  if (!g || t->is_symbolic()) return t;
+  const std::string base = node_name && *node_name ? node_name : op.name;
+  const std::string prefix = g->scoped("");
+  std::string node = g->peek_unique_name(g->scoped(base)).substr(prefix.size());
+  std::string arg = input < op.inputs.size() ? op.inputs[input] : "y";
+  if (!arg.empty() && arg.back() == '*') arg.pop_back();
+  return g->output(g->const_node(t, node + "/" + arg), 0);
+}
+
 namespace {
 
 // The message is formatted in Python: str(value) may hold text UTF-8 cannot (a lone surrogate).
@@ -340,6 +354,14 @@ py::object attr_to_python(const AttrValue& v) {
         }
       },
       v);
+}
+
+const char* attr_field(const AttrValue& v) {
+  static const char* const kFields[] = {"none",      "i",         "f",      "b",    "type",
+                                        "s",         "list.i",    "list.f", "list.s", "shape",
+                                        "tensor",    "func",      "list.type", "list.shape"};
+  static_assert(std::variant_size_v<AttrValue> == sizeof(kFields) / sizeof(kFields[0]));
+  return kFields[v.index()];
 }
 
 AttrKind attr_kind(const AttrValue& v) {

@@ -9,6 +9,7 @@
 
 namespace ef {
 namespace py = pybind11;
+struct OpDef;
 
 // The Python Tensor type objects (set when the classes are bound): tf.Tensor, the base, and
 // EagerTensor, the class of every eager tensor (exact-type checks on hot paths).
@@ -49,6 +50,11 @@ Attrs attrs_from_python(py::handle attrs);
 py::object attr_to_python(const AttrValue& v);
 enum class AttrKind { kOther = 0, kDType = 1, kDTypeList = 2 };
 AttrKind attr_kind(const AttrValue& v);
+// An operand of op `node_name` (op.name when empty) converted as to_tensor does; while building a graph a
+// Python value becomes a Const named after the node and the op's input, as TF names them ("Greater/y").
+Tensor to_operand(py::handle v, DType dtype, bool exact, const OpDef& op, const char* node_name, size_t input);
+// The AttrValue field an attr fills, as GraphDef text names it: "type", "shape", "list.type", "tensor", "func", ...
+const char* attr_field(const AttrValue& v);
 
 // Registers the Python fallback: fn(value, dtype_enum_or_None, exact) -> Tensor.
 void set_convert_fallback(py::object fn);

@@ -180,6 +180,13 @@ void init_graph(py::module_& m) {
         for (auto& kv : r.node->attrs.items()) d[py::str(kv.first)] = attr_to_python(kv.second);
         return d;
       })
+      // name -> the AttrValue field each attr fills ("type", "shape", "list.type", ...): attrs() alone
+      // cannot tell a dtype from an int or a shape from a list.
+      .def("attr_fields", [](const NodeRef& r) {
+        py::dict d;
+        for (auto& kv : r.node->attrs.items()) d[py::str(kv.first)] = py::str(attr_field(kv.second));
+        return d;
+      })
       .def("__eq__", [](const NodeRef& a, const NodeRef& b) { return a.node == b.node; })
       .def("__hash__", [](const NodeRef& r) { return reinterpret_cast<uintptr_t>(r.node); });
 

@@ -46,10 +46,10 @@ struct BinaryOp {
     return d;
   }
   static Tensor forward(const Tensor& self, py::handle other) {
-    return run(op(), self, to_tensor(other, self->dtype(), ExactForward), NodeName);
+    return run(op(), self, to_operand(other, self->dtype(), ExactForward, op(), NodeName, 1), NodeName);
   }
   static Tensor reflected(const Tensor& self, py::handle other) {
-    return run(op(), to_tensor(other, self->dtype(), true), self, NodeName);
+    return run(op(), to_operand(other, self->dtype(), true, op(), NodeName, 0), self, NodeName);
   }
 };
 
@@ -94,11 +94,12 @@ Tensor multiply(const Tensor& self, py::handle other, bool reflected) {
   static const OpDef& mul = get_op("Mul");
   Tensor y;
   if (reflected) {
-    y = to_tensor(other, self->dtype(), true);
+    y = to_operand(other, self->dtype(), true, mul, nMul, 0);
   } else {
     const bool other_bool = PyObject_TypeCheck(other.ptr(), g_tensor_type) &&
                             other.cast<Tensor>()->dtype() == DType::kBool;
-    y = self->dtype() == DType::kBool || other_bool ? to_tensor(other) : to_tensor(other, self->dtype(), true);
+    y = self->dtype() == DType::kBool || other_bool ? to_tensor(other)
+                                                    : to_operand(other, self->dtype(), true, mul, nMul, 1);
   }
   if (self->dtype() != DType::kBool && y->dtype() != DType::kBool)
     return reflected ? run(mul, y, self, nMul) : run(mul, self, y, nMul);
@@ -126,9 +127,10 @@ Tensor xor_op(const Tensor& x, const Tensor& y) {
 // incompatible_shape_error=False behaviour); a value that does not convert raises, as in TF.
 py::object equality(const Tensor& self, py::handle other, bool equal) {
   if (other.is_none()) return py::bool_(!equal);
-  Tensor y = to_tensor(other, self->dtype(), true);
+  const OpDef& op = equal ? op_named<kEqual>() : op_named<kNotEqual>();
+  Tensor y = to_operand(other, self->dtype(), true, op, "", 1);
   try {
-    return py::cast(run(equal ? op_named<kEqual>() : op_named<kNotEqual>(), self, y));
+    return py::cast(run(op, self, y));
   } catch (const OpError& e) {
     if (e.code() != Code::kInvalidArgument) throw;
     if (self->dtype() != y->dtype()) throw;

@@ -182,6 +182,11 @@ void init_ops(py::module_& m) {
       .def_readonly("stateful", &OpDef::stateful)
       .def_readonly("elementwise", &OpDef::elementwise)
       .def_readonly("input_types", &OpDef::input_types)
+      .def_property_readonly("type_attr_names", [](const OpDef& d) {
+        std::vector<std::string> names;
+        for (const TypeAttr& t : d.type_attrs) names.push_back(t.name);
+        return names;
+      })
       .def_readonly("has_signature", &OpDef::has_signature)
       .def_readonly("signature_error", &OpDef::signature_error)
       .def_property_readonly("has_infer", [](const OpDef& d) { return d.infer != nullptr; })

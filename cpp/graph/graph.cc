@@ -27,6 +27,26 @@ std::string Graph::scoped(const std::string& name) const {
   return out + name;
 }
 
+namespace {
+std::string lower_name(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+}  // namespace
+
+std::string Graph::peek_unique_name(const std::string& base) const {
+  std::string name = base.empty() ? "node" : base;
+  std::string key = lower_name(name);
+  auto it = name_counts_.find(key);
+  if (it == name_counts_.end() && !used_.count(key)) return name;
+  int n = it == name_counts_.end() ? 0 : it->second;
+  std::string candidate;
+  do {
+    candidate = str_cat(name, "_", ++n);
+  } while (used_.count(lower_name(candidate)));
+  return candidate;
+}
+
 // Names are unique ignoring case, as in TF ("add" then tf.add's "Add" becomes "Add_1").
 std::string Graph::unique_name(const std::string& base) {
   std::string name = base.empty() ? "node" : base;

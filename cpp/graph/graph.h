@@ -57,6 +57,8 @@ class Graph : public std::enable_shared_from_this<Graph> {
   Node* find(const std::string& name) const;
   const std::vector<std::unique_ptr<Node>>& nodes() const { return nodes_; }
   std::string unique_name(const std::string& base);
+  // The name unique_name(base) would return now, reserving nothing.
+  std::string peek_unique_name(const std::string& base) const;
   Tensor output(Node* node, int index);  // the symbolic tensor for an endpoint
 
   // Name scopes (tf.name_scope inside graphs): prefixes for new node names.

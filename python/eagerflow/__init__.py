@@ -35,7 +35,7 @@ from eagerflow.ops.linalg_ops import matmul
 from eagerflow.ops.einsum_ops import einsum, tensordot
 from eagerflow.ops.norm_ops import norm
 from eagerflow.ops.nn_ops import clip_by_global_norm, clip_by_norm
-from eagerflow.ops.array_extras import broadcast_static_shape, is_tensor, meshgrid, repeat
+from eagerflow.ops.array_extras import broadcast_dynamic_shape, broadcast_static_shape, is_tensor, meshgrid, repeat
 
 # --- arrays, slicing, creation (ops/array_ops.py, ops/slice_ops.py, ops/creation_ops.py) ---
 from eagerflow.ops.array_ops import (boolean_mask, broadcast_to, concat, expand_dims, gather, gather_nd, identity,
@@ -58,6 +58,8 @@ from eagerflow.ops.no_op import no_op
 from eagerflow.ops.script_ops import numpy_function, py_function
 from eagerflow.ops.check_ops import Assert, assert_equal, assert_greater, assert_less, assert_rank
 from eagerflow.ops.control_flow_ops import case, cond, switch_case, while_loop
+from eagerflow.ops.manip_ops import roll, shape_n
+from eagerflow.ops.map_fn import map_fn
 from eagerflow.ops.tensor_array_ops import TensorArray
 
 # --- composite tensors (framework/, ops/ragged/) ---
@@ -130,5 +132,6 @@ __all__ = ["Assert", "DType", "GradientTape", "Graph", "IndexedSlices", "Indexed
            "tan", "tanh", "tensordot", "tile", "train", "transpose", "truediv", "truncatediv", "truncatemod",
            "types", "uint16", "uint32", "uint64", "uint8", "unstack", "variant", "where", "while_loop", "zeros",
            "zeros_like"]
+__all__ += ["broadcast_dynamic_shape", "map_fn", "roll", "shape_n"]
 __all__ += ["argsort", "searchsorted", "sort", "tensor_scatter_nd_add", "tensor_scatter_nd_max", "tensor_scatter_nd_min",
             "tensor_scatter_nd_sub", "tensor_scatter_nd_update", "unique", "unique_with_counts"]

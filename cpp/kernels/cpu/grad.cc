@@ -1,4 +1,4 @@
-// CPU kernels of the gradient helper ops: StopGradient, BroadcastGradientArgs.
+// CPU kernels of the gradient helper ops: StopGradient, BroadcastGradientArgs, BroadcastArgs.
 #include <algorithm>
 
 #include "core/errors.h"
@@ -50,8 +50,33 @@ void broadcast_gradient_args_kernel(KernelContext& c) {
   emit(1, r1);
 }
 
+void broadcast_args_kernel(KernelContext& c) {
+  const TensorImpl& a = *c.input(0);
+  const TensorImpl& b = *c.input(1);
+  EF_INVALID(a.dtype() == b.dtype() && (a.dtype() == DType::kInt32 || a.dtype() == DType::kInt64),
+             "BroadcastArgs expects two int32 or int64 shape vectors");
+  EF_INVALID(a.rank() == 1 && b.rank() == 1, "BroadcastArgs expects vectors, got shapes ",
+             a.shape().to_list_string(), " and ", b.shape().to_list_string());
+  std::vector<int64_t> s0 = tensor_to_int_vector(a), s1 = tensor_to_int_vector(b);
+  const size_t n = std::max(s0.size(), s1.size());
+  TensorImpl* t = c.allocate_output(0, a.dtype(), Shape({static_cast<int64_t>(n)}));
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t d0 = i + s0.size() >= n ? s0[i + s0.size() - n] : 1;
+    const int64_t d1 = i + s1.size() >= n ? s1[i + s1.size() - n] : 1;
+    if (d0 != d1 && d0 != 1 && d1 != 1)
+      throw_error(Code::kInvalidArgument, "Incompatible shapes: ", dims_string(s0), " vs. ", dims_string(s1));
+    const int64_t d = d0 == 1 ? d1 : d0;
+    if (a.dtype() == DType::kInt32) {
+      t->data<int32_t>()[i] = static_cast<int32_t>(d);
+    } else {
+      t->data<int64_t>()[i] = d;
+    }
+  }
+}
+
 EF_REGISTER_CPU_KERNEL("StopGradient", stop_gradient_kernel);
 EF_REGISTER_CPU_KERNEL("BroadcastGradientArgs", broadcast_gradient_args_kernel);
+EF_REGISTER_CPU_KERNEL("BroadcastArgs", broadcast_args_kernel);
 
 }  // namespace
 }  // namespace ef

@@ -239,6 +239,10 @@ def _gradient_flat(ctape, flat_targets, flat_sources, output_gradients, unconnec
     for s, raw, k in zip(sources, flat_sources, source_keys):
         # A source the tape never watched (nor computed from a watched one) has no gradient, as in TF.
         g = _aggregate(grads, k) if _is_trainable(raw.dtype) and ctape.watching(s) else None
+        if g is None and _is_trainable(raw.dtype):
+            # A source that is itself a target gets that target's output gradient, watched or not (as in TF).
+            own = [initial[i] for i, tk in enumerate(target_keys) if tk == k and initial[i] is not None]
+            g = (own[0] if len(own) == 1 else _sum_gradients(own)) if own else None
         if g is None and unconnected is UnconnectedGradients.ZERO:
             g = _zeros_for(raw)
         result.append(g)
@@ -369,8 +373,9 @@ class GradientTape:
         ctape = self._begin_gradient()
         unconnected = _unconnected(unconnected_gradients)
         flat_sources = nest.flatten(sources)
+        flat_targets = nest.flatten(target)
         try:
-            flat = _gradient_flat(ctape, nest.flatten(target), flat_sources, output_gradients, unconnected)
+            flat = _gradient_flat(ctape, flat_targets, flat_sources, output_gradients, unconnected)
         finally:
             self._end_gradient()
         return nest.pack_sequence_as(sources, flat)

@@ -30,5 +30,10 @@ class FuncGraph(Graph):
     def captures(self):
         return self._graph.captures()
 
+    def _user_specified_names(self):
+        captured = {internal.op.name for _, internal in self.captures}
+        return {t.op.name: t.op.name for t in self.inputs
+                if t.op.type == "Placeholder" and t.op.name not in captured}
+
     def __repr__(self):
         return "FuncGraph(name=%s, id=%d)" % (self.name, id(self))

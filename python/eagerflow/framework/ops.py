@@ -12,6 +12,7 @@ from eagerflow import _core
 from eagerflow.framework import dtypes
 from eagerflow.framework.building import building, init_scope  # noqa: F401  (tf.init_scope)
 from eagerflow.framework.default_stack import DefaultStack
+from eagerflow.framework.graph_def import GraphDef, NodeDef, node_attrs
 from eagerflow.framework.tensor import Tensor
 from eagerflow.framework.tensor_shape import TensorShape
 
@@ -26,29 +27,6 @@ def _wrap_graph(core_graph):
         g = Graph.__new__(Graph)
         g._init_from_core(core_graph)
     return g
-
-
-class NodeDef:
-    """A node of a GraphDef: name, op, input (names, "^name" for control inputs), attr."""
-
-    __slots__ = ("name", "op", "input", "attr", "device")
-
-    def __init__(self, name, op, inputs, attr, device=""):
-        self.name, self.op, self.input, self.attr, self.device = name, op, inputs, attr, device
-
-    def __repr__(self):
-        lines = [f'name: "{self.name}"', f'op: "{self.op}"'] + [f'input: "{i}"' for i in self.input]
-        return "\n".join(lines) + "\n"
-
-
-class GraphDef:
-    """Graph.as_graph_def(): the nodes of a graph in creation order."""
-
-    def __init__(self, nodes):
-        self.node = nodes
-
-    def __repr__(self):
-        return "".join("node {\n  " + repr(n).strip().replace("\n", "\n  ") + "\n}\n" for n in self.node)
 
 
 def _input_name(t):
@@ -99,13 +77,19 @@ class Operation:
 
     @property
     def node_def(self):
+        return self._node_def()
+
+    def _node_def(self, user_specified_name=None):
         inputs = [_input_name(t) for t in self._node.inputs()] + ["^" + n.name for n in self._node.control_inputs()]
-        return NodeDef(self.name, self.type, inputs, self._node.attrs(), self.device)
+        return NodeDef(self.name, self.type, inputs, node_attrs(self._node, user_specified_name), self.device)
 
     def get_attr(self, name):
         attrs = self._node.attrs()
         if name not in attrs:
-            raise ValueError(f"Operation '{self.name}' has no attr named '{name}'.")
+            inferred = node_attrs(self._node).get(name)  # type attrs its inputs fix, TF's defaults
+            if inferred is None:
+                raise ValueError(f"Operation '{self.name}' has no attr named '{name}'.")
+            return dtypes.as_dtype(inferred.type) if inferred.type is not None else inferred.b
         v = attrs[name]
         if name in ("dtype", "T", "DstT", "out_type", "output_type", "Tout"):
             return dtypes.as_dtype(v)
@@ -175,7 +159,12 @@ class Graph:
         return outs[int(idx)]
 
     def as_graph_def(self, from_version=None, add_shapes=False):
-        return GraphDef([Operation(n).node_def for n in self._graph.nodes()])
+        names = self._user_specified_names()
+        return GraphDef([Operation(n)._node_def(names.get(n.name)) for n in self._graph.nodes()])
+
+    def _user_specified_names(self):
+        """Placeholder name -> the argument name it stands for (FuncGraph's arguments)."""
+        return {}
 
     def unique_name(self, name, mark_as_used=True):
         return self._graph.unique_name(name)
@@ -375,7 +364,10 @@ def _sym_name(self):
 
 def _str(self):
     if self._is_symbolic:
-        return 'Tensor("%s", shape=%s, dtype=%s)' % (_sym_name(self), self.shape, self.dtype.name)
+        shape = self.shape
+        if shape.rank is None:  # TF leaves an unknown shape out of str() (repr() shows <unknown>)
+            return 'Tensor("%s", dtype=%s)' % (_sym_name(self), self.dtype.name)
+        return 'Tensor("%s", shape=%s, dtype=%s)' % (_sym_name(self), shape, self.dtype.name)
     return _eager_str(self)
 
 

@@ -4,7 +4,7 @@ import inspect
 import pprint
 
 from eagerflow import _core
-from eagerflow.framework import errors
+from eagerflow.framework import dtypes, errors
 from eagerflow.framework.tensor import Tensor
 from eagerflow.eager import function_grad
 from eagerflow.function import function_type as function_type_lib
@@ -61,7 +61,29 @@ class ConcreteFunction:
 
     @property
     def captured_inputs(self):
-        return list(self._capture_values)
+        """The captured tensors, then the handles of the variables the graph holds (TF captures those too;
+        here a variable's handle is a constant of the graph)."""
+        return list(self._capture_values) + [v.handle for v in self.variables
+                                             if not any(v.handle is c for c in self._capture_values)]
+
+    @property
+    def variables(self):
+        """The variables the function's graph reads or writes, in the order it first holds them."""
+        from eagerflow.ops import variable_registry
+        out, seen = [], set()
+        for node in self._graph._graph.nodes():
+            value = node.attrs().get("value") if node.type == "Const" else None
+            if value is None or value.dtype != dtypes.resource:
+                continue
+            v = variable_registry.variable_of(value)
+            if v is not None and id(v) not in seen:
+                seen.add(id(v))
+                out.append(v)
+        return tuple(out)
+
+    @property
+    def trainable_variables(self):
+        return tuple(v for v in self.variables if v.trainable)
 
     @property
     def name(self):

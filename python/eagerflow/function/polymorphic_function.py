@@ -4,6 +4,7 @@ calls hit a C++ cache; other calls look up the most specific matching trace in P
 import functools
 import inspect
 import threading
+import types
 
 import numpy as np
 
@@ -29,6 +30,16 @@ def functions_run_eagerly():
     return _core.functions_run_eagerly()
 
 
+def _unbound_method_signature(fn, signature):
+    """A method decorated in its class body gets `self` from binding (__get__): an input_signature covers the
+    parameters after it, as in TF."""
+    params = list(signature.parameters.values())
+    if (isinstance(fn, types.FunctionType) and "." in fn.__qualname__ and "<locals>" != fn.__qualname__.split(".")[-2]
+            and params and params[0].name == "self"):
+        return signature.replace(parameters=params[1:])
+    return signature
+
+
 class Function:
     """The callable tf.function returns."""
 
@@ -41,7 +52,8 @@ class Function:
         self._reduce_retracing = bool(reduce_retracing)
         self._jit_compile = jit_compile
         self._signature = inspect.signature(python_function)
-        self._input_signature = input_signature_lib.validate(input_signature, self._signature)
+        self._input_signature = input_signature_lib.validate(input_signature, _unbound_method_signature(
+            python_function, self._signature) if input_signature is not None else self._signature)
         self._binder = (None if self._input_signature is None else
                         input_signature_lib.Binder(self._input_signature, self._signature))
         # C++ cache for calls with positional tensor / Python scalar arguments: exact key, plan and run

@@ -1,4 +1,5 @@
 """tf.keras.layers: Layer, Dense, the convolutions, pooling and Flatten."""
+from eagerflow.keras._layers.activation import LeakyReLU, ReLU, Softmax
 from eagerflow.keras._layers.conv import Conv1D, Conv2D
 from eagerflow.keras._layers.conv_variants import Conv2DTranspose, DepthwiseConv2D, SeparableConv2D
 from eagerflow.keras._layers.core import Activation, Dropout, Embedding, Lambda, Reshape
@@ -24,4 +25,4 @@ __all__ = ["Input", "InputLayer", "Activation", "Add", "Average", "AveragePoolin
            "AveragePooling2D", "AvgPool2D", "Convolution2DTranspose", "SeparableConvolution2D", "BatchNormalization",
            "Conv2D", "Conv2DTranspose", "DepthwiseConv2D", "SeparableConv2D", "Dense", "Dropout", "Embedding", "Lambda",
            "LayerNormalization", "Reshape", "Flatten", "GlobalAvgPool2D", "GlobalAveragePooling2D", "GlobalMaxPool2D",
-           "GlobalMaxPooling2D", "Layer", "MaxPool2D", "MaxPooling2D"]
+           "GlobalMaxPooling2D", "Layer", "MaxPool2D", "MaxPooling2D", "LeakyReLU", "ReLU", "Softmax"]

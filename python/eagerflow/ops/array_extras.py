@@ -1,10 +1,10 @@
-"""tf.repeat, tf.meshgrid, tf.is_tensor and tf.broadcast_static_shape, composed from ops as TF composes
+"""tf.repeat, tf.meshgrid, tf.is_tensor, tf.broadcast_static_shape and tf.broadcast_dynamic_shape, composed from ops as TF composes
 them."""
 from eagerflow.framework import dtypes
 from eagerflow.framework.convert import convert_to_tensor
 from eagerflow.framework.tensor import Tensor
 from eagerflow.framework.tensor_shape import TensorShape
-from eagerflow.ops import array_ops, creation_ops, math_ops, reduction_ops
+from eagerflow.ops import _execute, array_ops, creation_ops, math_ops, reduction_ops
 
 
 def is_tensor(x):
@@ -33,6 +33,11 @@ def broadcast_static_shape(shape_x, shape_y):
             raise ValueError("Incompatible shapes for broadcasting. Two shapes are compatible if for each dimension "
                              f"pair they are either equal or one of them is 1. Received: {x} and {y}.")
     return TensorShape(out[::-1])
+
+
+def broadcast_dynamic_shape(shape_x, shape_y):
+    """The broadcast of two shape vectors, computed at run time (the BroadcastArgs op)."""
+    return _execute.execute("BroadcastArgs", [convert_to_tensor(shape_x), convert_to_tensor(shape_y)])[0]
 
 
 def repeat(input, repeats, axis=None, name=None):  # pylint: disable=redefined-builtin

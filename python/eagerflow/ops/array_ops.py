@@ -301,3 +301,4 @@ Tensor.__iter__ = _tensor_iter
 # Ragged and sparse values reach these through framework/dispatch.py.
 concat = _dispatch.add_dispatch_support(concat)
 stack = _dispatch.add_dispatch_support(stack)
+tile = _dispatch.add_dispatch_support(tile)

@@ -123,6 +123,10 @@ def _build_if(pred, true_fn, false_fn, name):
     }
     results = _execute.execute("If" if stateful else "StatelessIf", [pred] + outer, attrs, name) if t_out or stateful \
         else []
+    if results:
+        # As cond_v2: each output passes through an Identity in the cond's scope ("cond/Identity").
+        scope = results[0]._node_name
+        results = [_execute.execute1("Identity", [r], None, scope + "/Identity") for r in results]
     it = iter(results)
     flat = [None if o is None else next(it) for o in tb.outputs]
     return nest.pack_sequence_as(tb.structured, flat)

@@ -132,7 +132,8 @@ def _ones(x, v=1):
 # --- non-differentiable ------------------------------------------------------------------------
 # (ArgMax/ArgMin, bitwise ops and shifts are declared in array_grad.py.)
 for _name in ("Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr",
-              "LogicalNot", "IsNan", "IsInf", "IsFinite", "All", "Any", "StopGradient", "BroadcastGradientArgs"):
+              "LogicalNot", "IsNan", "IsInf", "IsFinite", "All", "Any", "StopGradient", "BroadcastGradientArgs",
+              "BroadcastArgs"):
     no_gradient(_name)
 
 

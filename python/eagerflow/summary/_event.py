@@ -45,6 +45,13 @@ _TYPE_ATTRS = frozenset(["T", "dtype", "DstT", "SrcT", "out_type", "output_type"
 
 def _attr_value(name, value):
     """AttrValue for the attr kinds TensorBoard's graph view shows; None for the rest."""
+    if type(value).__name__ == "AttrValue":  # as_graph_def()'s: one field set
+        for field, number in (("type", 6), ("b", 5), ("i", 3), ("f", 4), ("s", 2)):
+            v = getattr(value, field)
+            if v is not None:
+                return field_float(4, v) if field == "f" else field_bytes(2, v) if field == "s" else \
+                    field_varint(number, int(v))
+        return None
     if name in _TYPE_ATTRS and isinstance(value, int):
         return field_varint(6, value)
     if isinstance(value, bool):

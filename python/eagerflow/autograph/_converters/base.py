@@ -80,3 +80,9 @@ class ScopedTransformer(ast.NodeTransformer):
 
     visit_AsyncFunctionDef = visit_FunctionDef
     visit_ClassDef = visit_FunctionDef
+
+
+def tf_set_order(names):
+    """`names` in the order TF's generated code lists a set of them: TF iterates a set of qualified names,
+    each hashing as the tuple (name, False, False), so the order follows Python's hashes of those."""
+    return [n for n, _, _ in set((n, False, False) for n in names)]

@@ -49,6 +49,10 @@ def lower_loop(loop, namer):
         loop.test = ast.copy_location(base.call("and_", [base.lam(not_break), base.lam(loop.test)]), loop.test)
     else:
         loop.ag_extra_test = not_break
+        # TF marks the flag as used at the top of the body with a no-op `(break_,)` (to_code shows it).
+        mark = base.name(flag)
+        mark.ag_no_ld = True
+        loop.body.insert(0, ast.copy_location(base.expr_stmt(base.tuple_([mark])), loop))
     out = base.located([base.assign(flag, base.const(False))], loop) + [loop]
     if orelse:
         out += base.located([ast.If(test=base.not_(base.name(flag)), body=orelse, orelse=[])], loop)

@@ -20,7 +20,7 @@ class ControlFlow:
         self.global_names = global_names
 
     def _decls(self, names):
-        names = [n for n in names]
+        names = base.tf_set_order(names)
         out = []
         nl = [n for n in names if n not in self.global_names]
         gl = [n for n in names if n in self.global_names]
@@ -43,7 +43,10 @@ class ControlFlow:
         return get, set_, [getf, setf]
 
     def _undefined(self, names, defined):
-        return [base.assign(n, base.call("Undefined", [base.const(n)])) for n in names if n not in defined]
+        """`x = ag__.Undefined('x')` for each name the statement may bind that is not yet defined (TF declares
+        every one, loop-local ones too, in its set order)."""
+        return [base.assign(n, base.call("Undefined", [base.const(n)]))
+                for n in base.tf_set_order(set(names) - set(defined))]
 
     def block(self, stmts):
         out = []
@@ -77,10 +80,11 @@ class ControlFlow:
         call = base.call("if_stmt", [node.test, base.name(if_body), base.name(else_body), base.name(get),
                                      base.name(set_), base.tuple_([base.const(n) for n in names]),
                                      base.const(len(names))])
-        return fns + self._undefined(names, node.ag_defined_in) + [base.expr_stmt(call)]
+        return fns + self._undefined(mod, node.ag_defined_in) + [base.expr_stmt(call)]
 
     def _while(self, node):
-        names = _order(analysis.modified(node.body) & node.ag_live_head)
+        mod = analysis.modified(node.body)
+        names = _order(mod & node.ag_live_head)
         body = self.block(node.body)
         get, set_, fns = self._state_fns(names, "loop")
         loop_body = self.namer.new("loop_body")
@@ -90,11 +94,12 @@ class ControlFlow:
         fns.append(base.funcdef(loop_test, [], [ast.Return(value=node.test)]))
         call = base.call("while_stmt", [base.name(loop_test), base.name(loop_body), base.name(get), base.name(set_),
                                         base.tuple_([base.const(n) for n in names]), opts])
-        return fns + self._undefined(names, node.ag_defined_in) + [base.expr_stmt(call)]
+        return fns + self._undefined(mod, node.ag_defined_in) + [base.expr_stmt(call)]
 
     def _for(self, node):
         targets = analysis.modified([ast.Assign(targets=[node.target], value=base.const(None))])
-        names = _order((analysis.modified(node.body) & node.ag_live_head) - targets)
+        mod = analysis.modified(node.body)
+        names = _order((mod & node.ag_live_head) - targets)
         body = self.block(node.body)
         get, set_, fns = self._state_fns(names, "loop")
         loop_body = self.namer.new("loop_body")
@@ -113,8 +118,7 @@ class ControlFlow:
         opts.values.append(base.const(", ".join(sorted(targets, key=_target_pos(node.target)))))
         call = base.call("for_stmt", [node.iter, extra, base.name(loop_body), base.name(get), base.name(set_),
                                       base.tuple_([base.const(n) for n in names]), opts])
-        undef = self._undefined(sorted(targets, key=_target_pos(node.target)), node.ag_defined_in)
-        return fns + undef + self._undefined(names, node.ag_defined_in) + [base.expr_stmt(call)]
+        return fns + self._undefined(mod | targets, node.ag_defined_in) + [base.expr_stmt(call)]
 
 
 def _target_pos(target):

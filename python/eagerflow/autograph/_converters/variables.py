@@ -6,7 +6,7 @@ from eagerflow.autograph._converters import base
 
 class _Loads(base.ScopedTransformer):
     def visit_Name(self, node):
-        if isinstance(node.ctx, ast.Load) and node.id != "ag__":
+        if isinstance(node.ctx, ast.Load) and node.id != "ag__" and not getattr(node, "ag_no_ld", False):
             return ast.copy_location(base.call("ld", [node]), node)
         return node
 
@@ -14,10 +14,13 @@ class _Loads(base.ScopedTransformer):
         self.generic_visit(node)
         return node
 
-    def visit_AugAssign(self, node):  # the target stays a plain Store name
+    def visit_AugAssign(self, node):
+        # TF reads a name target first (`x = ag__.ld(x)`) and leaves the statement itself as written.
+        if isinstance(node.target, ast.Name):
+            read = base.assign(node.target.id, base.call("ld", [base.name(node.target.id)]))
+            return [ast.copy_location(read, node), node]
         node.value = self.visit(node.value)
-        if not isinstance(node.target, ast.Name):
-            node.target = self.visit(node.target)
+        node.target = self.visit(node.target)
         return node
 
     def visit_Call(self, node):
@@ -31,4 +34,8 @@ class _Loads(base.ScopedTransformer):
 
 
 def transform(body):
-    return [_Loads().visit(s) for s in body]
+    out = []
+    for s in body:
+        r = _Loads().visit(s)
+        out.extend(r if isinstance(r, list) else [r])
+    return out

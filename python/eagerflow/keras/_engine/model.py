@@ -35,6 +35,22 @@ class Model(TrainingMixin, Layer):
                                   "the Functional API, please provide `inputs` and `outputs` arguments. Otherwise, "
                                   "subclass `Model` with an overridden `call()` method.")
 
+    def get_layer(self, name=None, index=None):
+        """The layer called `name`, or at position `index` of `layers`."""
+        if index is not None and name is not None:
+            raise ValueError(f"Provide only a layer name or a layer index. Received: index={index}, name={name}.")
+        if index is not None:
+            if len(self.layers) <= index:
+                raise ValueError(f"Was asked to retrieve layer at index {index} but model only has "
+                                 f"{len(self.layers)} layers.")
+            return self.layers[index]
+        if name is not None:
+            for layer in self.layers:
+                if layer.name == name:
+                    return layer
+            raise ValueError(f"No such layer: {name}. Existing layers are: {list(l.name for l in self.layers)}.")
+        raise ValueError("Provide either a layer name or layer index at `get_layer`.")
+
     def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False, show_trainable=False,
                 layer_range=None):
         """Prints Keras 2's table of layers, output shapes and parameter counts."""

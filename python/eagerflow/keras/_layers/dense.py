@@ -3,6 +3,7 @@ import numpy as np
 
 from eagerflow.keras import _activations as activations, _initializers as initializers
 from eagerflow.keras._layers.layer import Layer, shape_of
+from eagerflow.keras._utils.serialization import serialize_keras_object
 from eagerflow.ops import array_ops, linalg_ops, math_ops, nn_impl
 
 
@@ -70,8 +71,15 @@ class Dense(Layer):
         return tuple(input_shape[:-1]) + (self.units,)
 
     def get_config(self):
-        return {"name": self.name, "trainable": self.trainable, "units": self.units,
-                "activation": activations.serialize(self.activation), "use_bias": self.use_bias}
+        return {**super().get_config(), "units": self.units, "activation": activations.serialize(self.activation),
+                "use_bias": self.use_bias,
+                "kernel_initializer": serialize_keras_object(self.kernel_initializer, "keras.initializers"),
+                "bias_initializer": serialize_keras_object(self.bias_initializer, "keras.initializers"),
+                "kernel_regularizer": serialize_keras_object(self.kernel_regularizer, "keras.regularizers"),
+                "bias_regularizer": serialize_keras_object(self.bias_regularizer, "keras.regularizers"),
+                "activity_regularizer": serialize_keras_object(self._activity_regularizer, "keras.regularizers"),
+                "kernel_constraint": serialize_keras_object(self.kernel_constraint, "keras.constraints"),
+                "bias_constraint": serialize_keras_object(self.bias_constraint, "keras.constraints")}
 
 
 Dense.__module__ = "keras.layers"

@@ -1,0 +1,25 @@
+"""How tensors print: large tensors summarised, float formats, special values, empty and 4-D shapes."""
+import numpy as np
+import eagerflow as tf
+
+print(tf.range(2000))
+print(tf.reshape(tf.range(1200, dtype=tf.float32), [40, 30]))
+print(tf.constant([1e-8, 1.0, 1e8]))
+print(tf.constant([0.1, 0.25, 1 / 3], dtype=tf.float64))
+print(tf.constant([np.nan, np.inf, -np.inf, -0.0]))
+print(tf.constant([123456789, -5], dtype=tf.int64))
+print(tf.constant([[True, False], [False, True]]))
+print(tf.zeros([0]), tf.zeros([3, 0, 2]), tf.constant([], dtype=tf.string))
+print(tf.reshape(tf.range(16), [2, 2, 2, 2]))
+print(tf.constant(["ünïcode", "日本", "a\nb"]))
+print(repr(tf.constant([b"\x00\xff"])))
+print(tf.constant([1.5, 2.5], dtype=tf.float16), tf.constant(2.5, dtype=tf.float16))
+print(tf.constant([[1 + 1j, -2.5j]], dtype=tf.complex64))
+print(repr(tf.constant([[1, 2], [3, 4]], dtype=tf.int8)))
+print(repr(tf.zeros([2, 0])))
+print(repr(tf.constant(3.0)), repr(tf.constant(True)), repr(tf.constant("s")))
+print(tf.constant([100.0, 0.001]), tf.constant([1e20, 1.0]))
+print(tf.fill([3, 3], 7.0) / 3)
+print(tf.Variable(tf.range(1500)))
+print(tf.constant(np.arange(12, dtype=np.uint8).reshape(3, 4)))
+print(tf.random.stateless_uniform([2], seed=[1, 2]).shape, tf.TensorShape([1, None, 3]))

@@ -1,0 +1,46 @@
+"""Indexing and slicing: Python slices, tf.slice, gather, gather_nd, scatter, masks."""
+import eagerflow as tf
+
+v = tf.constant([0, 1, 1, 2, 3, 5, 8, 13, 21, 34])
+print("First:", v[0].numpy(), "Second:", v[1].numpy(), "Last:", v[-1].numpy())
+print("Everything:", v[:].numpy())
+print("Before 4:", v[:4].numpy())
+print("From 4 to the end:", v[4:].numpy())
+print("From 2, before 7:", v[2:7].numpy())
+print("Every other item:", v[::2].numpy())
+print("Reversed:", v[::-1].numpy())
+m = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+print(m[1, 1].numpy())
+print("Second row:", m[1, :].numpy())
+print("Second column:", m[:, 1].numpy())
+print("Last row:", m[-1, :].numpy())
+print("First item in last column:", m[0, -1].numpy())
+print("Skip the first row:")
+print(m[1:, :].numpy(), "\n")
+t = tf.reshape(tf.range(24), [2, 3, 4])
+print(t[:, :, 3])
+print(t[..., 1], t[0, ..., None].shape, t[tf.newaxis, 1].shape)
+print(t[1, -1, 1:3], t[:, 0:0].shape)
+print(tf.slice(tf.range(10), begin=[2], size=[3]))
+print(tf.slice(t, [0, 1, 1], [2, 1, 2]))
+print(tf.strided_slice(tf.range(10), [1], [8], [3]))
+print(tf.gather(tf.range(10) * 10, indices=[2, 5, 7]))
+print(tf.gather(m, [2, 0]), tf.gather(m, [1], axis=1))
+print(tf.gather_nd(m, indices=[[2], [0]]))
+print(tf.gather_nd(m, indices=[[0, 1], [2, 0]]))
+print(tf.gather_nd(t, [[[0, 0], [1, 2]]]))
+print(tf.scatter_nd(indices=[[1], [3], [5]], updates=[10, 20, 30], shape=[7]))
+print(tf.tensor_scatter_nd_update(tf.zeros([2, 2]), [[0, 1]], [7.0]))
+print(tf.tensor_scatter_nd_add(tf.ones([4], tf.int32), [[0], [0], [3]], [1, 2, 3]))
+print(tf.boolean_mask(v, v % 2 == 0))
+print(tf.boolean_mask(m, [True, False, True]))
+print(tf.where(v > 5))
+print(tf.where(v > 5, v, -v))
+try:
+    v[20]
+except Exception as e:
+    print(type(e).__name__)
+try:
+    tf.gather(v, [11])
+except tf.errors.InvalidArgumentError as e:
+    print(type(e).__name__, e.message)
