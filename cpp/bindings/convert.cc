@@ -36,8 +36,7 @@ Tensor int_scalar(long long v, DType hint) {
     switch (dt) {
       EF_CASES_INT(fits = v >= (long long)std::numeric_limits<T>::min() &&
                           (v < 0 || (unsigned long long)v <= (unsigned long long)std::numeric_limits<T>::max()))
-      EF_CASES_WIDE_UINT((void)0)  // TF wraps Python ints into uint16/32/64 (-1 is their max)
-      default: break;
+      default: break;  // TF wraps Python ints into uint16/32/64 (-1 is their max)
     }
     if (!fits) throw TypeError(str_cat("Cannot convert ", v, " to EagerTensor of dtype ", dtype_name(dt)));
   }
