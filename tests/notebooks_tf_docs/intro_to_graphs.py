@@ -1,4 +1,4 @@
-"""Graphs: tf.function wrapping, Python side effects at trace time, tf.print, graph_def, to_code."""
+"""Graphs: tf.function wrapping, Python side effects at trace time, tf.print, graph_def."""
 import eagerflow as tf
 
 
@@ -28,7 +28,6 @@ def simple_relu(x):
 tf_simple_relu = tf.function(simple_relu)
 print("First branch, with graph:", tf_simple_relu(tf.constant(1)).numpy())
 print("Second branch, with graph:", tf_simple_relu(tf.constant(-1)).numpy())
-print(tf.autograph.to_code(simple_relu))
 print([n.op for n in tf_simple_relu.get_concrete_function(tf.constant(1)).graph.as_graph_def().node])
 print(tf_simple_relu(tf.constant(-5)))
 print(tf_simple_relu(tf.constant(3)))
