@@ -64,7 +64,7 @@ def train_steps(tf):
 
 def main():
     cases = {"eagerflow": {**ops(EF), **train_steps(EF)}, "tensorflow": {**ops(TF), **train_steps(TF)}}
-    print(f"| case | eagerflow ms | TensorFlow ms | TF / eagerflow |\n|---|---|---|---|")
+    print("| case | eagerflow ms | TensorFlow ms | TF / eagerflow |\n|---|---|---|---|")
     for name in cases["eagerflow"]:
         best = {}
         for _ in range(ROUNDS):
