@@ -140,8 +140,10 @@ void mirror_pad_grad_kernel(KernelContext& c) {
   for (int d = 0; d < g.rank(); ++d) {
     const int64_t b = pads[2 * d], a = pads[2 * d + 1];
     EF_INVALID(b >= 0 && a >= 0, "Paddings must be non-negative: ", b, " ", a);
-    const int64_t n = g.shape()[d] - a - b;
-    EF_INVALID(n >= 0, "paddings must be less than the output dimension size: ", b, ", ", a, " not less than ", n);
+    // Huge paddings wrap the difference (as TF's int64 arithmetic does), but are never valid.
+    const int64_t n = int64_t(uint64_t(g.shape()[d]) - uint64_t(a) - uint64_t(b));
+    EF_INVALID(n >= 0 && a <= g.shape()[d] && b <= g.shape()[d] - a,
+               "paddings must be less than the output dimension size: ", b, ", ", a, " not less than ", n);
     if (mirror == 1)
       EF_INVALID(b < n && a < n, "paddings must be less than the output dimension size: ", b, ", ", a,
                  " not less than ", n);
