@@ -6,25 +6,13 @@ import pytest
 import eagerflow as tf
 from eagerflow import _core
 
+import conv_kernels
 import gradient_checker as gc
 
 rng = np.random.default_rng(11)
 
 
-def _variants():
-    out = []
-    prev = _core.conv_kernel()
-    for name in ("avx512", "avx2", "generic"):
-        try:
-            _core.set_conv_kernel(name)
-            out.append(name)
-        except Exception:  # noqa: BLE001 (this CPU or build lacks it)
-            pass
-    _core.set_conv_kernel(prev)
-    return out
-
-
-VARIANTS = _variants()
+VARIANTS = conv_kernels.available()
 
 
 @pytest.fixture(params=VARIANTS or ["none"])

@@ -9,6 +9,8 @@ from eagerflow import _core
 from eagerflow.config import _optimizer_options as _optimizer
 from eagerflow.ops._execute import execute
 
+import conv_kernels
+
 rng = np.random.default_rng(5)
 
 
@@ -19,19 +21,7 @@ def _reset_options():
     _optimizer._apply()
 
 
-def _kernels():
-    out, prev = [], _core.conv_kernel()
-    for name in ("avx512", "avx2", "generic", "im2col"):
-        try:
-            _core.set_conv_kernel(name)
-            out.append(name)
-        except Exception:  # noqa: BLE001 (this CPU or build lacks it)
-            pass
-    _core.set_conv_kernel(prev)
-    return out
-
-
-@pytest.fixture(params=_kernels())
+@pytest.fixture(params=conv_kernels.available(("avx512", "avx2", "generic", "im2col")))
 def kernel(request):
     prev = _core.set_conv_kernel(request.param)
     yield request.param

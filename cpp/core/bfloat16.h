@@ -6,6 +6,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "core/storage_float.h"
+
 namespace ef {
 
 struct bfloat16 {
@@ -38,25 +40,11 @@ struct bfloat16 {
   explicit operator T() const {
     return static_cast<T>(static_cast<float>(*this));
   }
-
-  bfloat16& operator+=(bfloat16 o) { return *this = bfloat16(float(*this) + float(o)); }
-  bfloat16& operator-=(bfloat16 o) { return *this = bfloat16(float(*this) - float(o)); }
-  bfloat16& operator*=(bfloat16 o) { return *this = bfloat16(float(*this) * float(o)); }
-  bfloat16& operator/=(bfloat16 o) { return *this = bfloat16(float(*this) / float(o)); }
 };
-static_assert(sizeof(bfloat16) == 2 && std::is_trivially_copyable_v<bfloat16>, "bfloat16 is 16 bits of storage");
 
-inline bfloat16 operator+(bfloat16 a, bfloat16 b) { return bfloat16(float(a) + float(b)); }
-inline bfloat16 operator-(bfloat16 a, bfloat16 b) { return bfloat16(float(a) - float(b)); }
-inline bfloat16 operator*(bfloat16 a, bfloat16 b) { return bfloat16(float(a) * float(b)); }
-inline bfloat16 operator/(bfloat16 a, bfloat16 b) { return bfloat16(float(a) / float(b)); }
-inline bfloat16 operator-(bfloat16 a) { return bfloat16::from_bits(static_cast<uint16_t>(a.bits ^ 0x8000u)); }
-inline bool operator==(bfloat16 a, bfloat16 b) { return float(a) == float(b); }
-inline bool operator!=(bfloat16 a, bfloat16 b) { return float(a) != float(b); }
-inline bool operator<(bfloat16 a, bfloat16 b) { return float(a) < float(b); }
-inline bool operator<=(bfloat16 a, bfloat16 b) { return float(a) <= float(b); }
-inline bool operator>(bfloat16 a, bfloat16 b) { return float(a) > float(b); }
-inline bool operator>=(bfloat16 a, bfloat16 b) { return float(a) >= float(b); }
+template <>
+struct is_storage_float<bfloat16> : std::true_type {};
+static_assert(sizeof(bfloat16) == 2 && std::is_trivially_copyable_v<bfloat16>, "bfloat16 is 16 bits of storage");
 
 inline bool isnan(bfloat16 h) { return (h.bits & 0x7fffu) > 0x7f80u; }
 inline bool isinf(bfloat16 h) { return (h.bits & 0x7fffu) == 0x7f80u; }

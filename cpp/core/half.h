@@ -6,6 +6,8 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+
+#include "core/storage_float.h"
 #if defined(__F16C__)
 #include <immintrin.h>
 #endif
@@ -81,25 +83,11 @@ struct half {
   explicit operator T() const {
     return static_cast<T>(static_cast<float>(*this));
   }
-
-  half& operator+=(half o) { return *this = half(float(*this) + float(o)); }
-  half& operator-=(half o) { return *this = half(float(*this) - float(o)); }
-  half& operator*=(half o) { return *this = half(float(*this) * float(o)); }
-  half& operator/=(half o) { return *this = half(float(*this) / float(o)); }
 };
-static_assert(sizeof(half) == 2 && std::is_trivially_copyable_v<half>, "half is 16 bits of storage");
 
-inline half operator+(half a, half b) { return half(float(a) + float(b)); }
-inline half operator-(half a, half b) { return half(float(a) - float(b)); }
-inline half operator*(half a, half b) { return half(float(a) * float(b)); }
-inline half operator/(half a, half b) { return half(float(a) / float(b)); }
-inline half operator-(half a) { return half::from_bits(static_cast<uint16_t>(a.bits ^ 0x8000u)); }
-inline bool operator==(half a, half b) { return float(a) == float(b); }
-inline bool operator!=(half a, half b) { return float(a) != float(b); }
-inline bool operator<(half a, half b) { return float(a) < float(b); }
-inline bool operator<=(half a, half b) { return float(a) <= float(b); }
-inline bool operator>(half a, half b) { return float(a) > float(b); }
-inline bool operator>=(half a, half b) { return float(a) >= float(b); }
+template <>
+struct is_storage_float<half> : std::true_type {};
+static_assert(sizeof(half) == 2 && std::is_trivially_copyable_v<half>, "half is 16 bits of storage");
 
 inline bool isnan(half h) { return (h.bits & 0x7fffu) > 0x7c00u; }
 inline bool isinf(half h) { return (h.bits & 0x7fffu) == 0x7c00u; }

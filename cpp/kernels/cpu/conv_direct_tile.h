@@ -271,13 +271,21 @@ void run_pixels(const DirectConv& c, int64_t p0, int64_t p1, void* scratch) {
   }
 }
 
-// acc[RC input channels][NV vectors] += sum over the listed pixels of input[ci] x out_backprop row:
-// per pixel RC broadcasts and NV loads feed RC*NV FMAs. src[i] is pixel i's input at this tap
-// (offset to the first channel), rows[i] its row in d (out_backprop padded to ldd columns).
-template <class A, int RC, int NV>
-inline void ftile(const float* const* src, const int32_t* rows, int64_t np, const float* d, int64_t ldd, float* acc) {
+// acc[RC rows][NV vectors] += sum over the listed pixels of input value x out_backprop row: per pixel
+// RC broadcasts and NV loads feed RC*NV FMAs. src[i] is pixel i's input, rows[i] its row in d
+// (out_backprop padded to ldd columns). Row r of the filter gradient reads src[i][r] (kGather false:
+// one tap's contiguous input channels, src offset to the first) or src[i][roff[r]] (kGather true:
+// rows across taps, for layers with fewer input channels than RC whose windows lie inside the image).
+template <class A, int RC, int NV, bool kGather>
+inline void ftile(const float* const* src, const int64_t* roff, const int32_t* rows, int64_t np, const float* d,
+                  int64_t ldd, float* acc) {
   using V = typename A::V;
   constexpr int W = A::kW;
+  int64_t ro[kGather ? RC : 1];
+  if constexpr (kGather) {
+#pragma GCC unroll 32
+    for (int r = 0; r < RC; ++r) ro[r] = roff[r];
+  }
   V s[RC][NV];
 #pragma GCC unroll 32
   for (int r = 0; r < RC; ++r)
@@ -291,7 +299,7 @@ inline void ftile(const float* const* src, const int32_t* rows, int64_t np, cons
     for (int n = 0; n < NV; ++n) dv[n] = A::load(dr + n * W);
 #pragma GCC unroll 32
     for (int r = 0; r < RC; ++r) {
-      const V b = A::bcast(x[r]);
+      const V b = A::bcast(kGather ? x[ro[r]] : x[r]);  // contiguous: offsets in the instruction
 #pragma GCC unroll 4
       for (int n = 0; n < NV; ++n) s[r][n] = A::fma(b, dv[n], s[r][n]);
     }
@@ -302,69 +310,17 @@ inline void ftile(const float* const* src, const int32_t* rows, int64_t np, cons
     for (int n = 0; n < NV; ++n) A::store(acc + r * ldd + n * W, A::load(acc + r * ldd + n * W) + s[r][n]);
 }
 
-template <class A, int RC, int NV>
-inline void ftile_nv(int nv, const float* const* src, const int32_t* rows, int64_t np, const float* d, int64_t ldd,
-                     float* acc) {
-  if constexpr (NV > 1) {
-    if (nv < NV) return ftile_nv<A, RC, NV - 1>(nv, src, rows, np, d, ldd, acc);
-  }
-  ftile<A, RC, NV>(src, rows, np, d, ldd, acc);
-}
-
-template <class A, int RC, int NV>
+// The tile for rc (1..RC) rows and nv (1..NV) vectors.
+template <class A, int RC, int NV, bool kGather = false>
 inline void ftile_rc(int rc, int nv, const float* const* src, const int32_t* rows, int64_t np, const float* d,
-                     int64_t ldd, float* acc) {
+                     int64_t ldd, float* acc, const int64_t* roff = nullptr) {
   if constexpr (RC > 1) {
-    if (rc < RC) return ftile_rc<A, RC - 1, NV>(rc, nv, src, rows, np, d, ldd, acc);
-  }
-  ftile_nv<A, RC, NV>(nv, src, rows, np, d, ldd, acc);
-}
-
-// acc[RC rows][NV vectors] += sum over the listed pixels of input value x out_backprop row, where
-// row r of the filter gradient (a tap and an input channel) reads base[i][roff[r]]: tiles across
-// taps, for layers with fewer input channels than RC whose pixels' windows lie inside the image.
-template <class A, int RC, int NV>
-inline void ftile_gather(const float* const* base, const int64_t* roff, const int32_t* rows, int64_t np,
-                         const float* d, int64_t ldd, float* acc) {
-  using V = typename A::V;
-  constexpr int W = A::kW;
-  int64_t ro[RC];
-#pragma GCC unroll 32
-  for (int r = 0; r < RC; ++r) ro[r] = roff[r];
-  V s[RC][NV];
-#pragma GCC unroll 32
-  for (int r = 0; r < RC; ++r)
-#pragma GCC unroll 4
-    for (int n = 0; n < NV; ++n) s[r][n] = A::zero();
-  for (int64_t i = 0; i < np; ++i) {
-    const float* x = base[i];
-    const float* dr = d + rows[i] * ldd;
-    V dv[NV];
-#pragma GCC unroll 4
-    for (int n = 0; n < NV; ++n) dv[n] = A::load(dr + n * W);
-#pragma GCC unroll 32
-    for (int r = 0; r < RC; ++r) {
-      const V b = A::bcast(x[ro[r]]);
-#pragma GCC unroll 4
-      for (int n = 0; n < NV; ++n) s[r][n] = A::fma(b, dv[n], s[r][n]);
-    }
-  }
-#pragma GCC unroll 32
-  for (int r = 0; r < RC; ++r)
-#pragma GCC unroll 4
-    for (int n = 0; n < NV; ++n) A::store(acc + r * ldd + n * W, A::load(acc + r * ldd + n * W) + s[r][n]);
-}
-
-template <class A, int RC, int NV>
-inline void ftile_gather_rc(int rc, int nv, const float* const* base, const int64_t* roff, const int32_t* rows,
-                            int64_t np, const float* d, int64_t ldd, float* acc) {
-  if constexpr (RC > 1) {
-    if (rc < RC) return ftile_gather_rc<A, RC - 1, NV>(rc, nv, base, roff, rows, np, d, ldd, acc);
+    if (rc < RC) return ftile_rc<A, RC - 1, NV, kGather>(rc, nv, src, rows, np, d, ldd, acc, roff);
   }
   if constexpr (NV > 1) {
-    if (nv < NV) return ftile_gather_rc<A, RC, NV - 1>(rc, nv, base, roff, rows, np, d, ldd, acc);
+    if (nv < NV) return ftile_rc<A, RC, NV - 1, kGather>(rc, nv, src, rows, np, d, ldd, acc, roff);
   }
-  ftile_gather<A, RC, NV>(base, roff, rows, np, d, ldd, acc);
+  ftile<A, RC, NV, kGather>(src, roff, rows, np, d, ldd, acc);
 }
 
 // The filter gradient of layers with one vector of output channels and whole vectors of input
@@ -505,7 +461,7 @@ void run_filter_grad(const DirectFilterGrad& c, int64_t p0, int64_t p1, void* sc
         if (per_tap)
           ftile_rc<A, RC, NVB>(rc, nv, src, inside, n_in, d + b0 * W, ldd, a);
         else
-          ftile_gather_rc<A, RC, NVB>(rc, nv, base, roff, inside, n_in, d + b0 * W, ldd, a);
+          ftile_rc<A, RC, NVB, true>(rc, nv, base, inside, n_in, d + b0 * W, ldd, a, roff);
       }
       k0 += rc;
     }
