@@ -23,7 +23,19 @@ EINSUM_CASES = [
     ("abc,cd->abd", [(2, 3, 4), (4, 5)]),
     ("ab,cd->", [(2, 3), (4, 5)]),
     ("ba,ca->bc", [(3, 2), (4, 2)]),
+    # operands already laid out transposed: the matmul takes its transpose flags instead
+    ("ji,jk->ik", [(3, 2), (3, 4)]),
+    ("ij,kj->ik", [(2, 3), (4, 3)]),
+    ("ji,kj->ik", [(3, 2), (4, 3)]),
+    ("bji,bkj->bik", [(2, 3, 2), (2, 4, 3)]),
+    ("jli,jkm->ilkm", [(3, 4, 2), (3, 2, 5)]),
 ]
+
+
+@pytest.mark.parametrize("eq, shapes", [c for c in EINSUM_CASES if c[0].count(",") == 1])
+def test_einsum_complex_matches_numpy(eq, shapes):
+    xs = [(rng.standard_normal(s) + 1j * rng.standard_normal(s)).astype(np.complex64) for s in shapes]
+    np.testing.assert_allclose(tf.einsum(eq, *xs).numpy(), np.einsum(eq, *xs), rtol=1e-5, atol=1e-5)
 
 
 @pytest.mark.parametrize("eq, shapes", EINSUM_CASES)

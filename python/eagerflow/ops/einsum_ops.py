@@ -93,6 +93,13 @@ def _reduce_unique(term, x, keep):
     return "".join(c for c in term if c in keep), reduction_ops.reduce_sum(x, axis=axes)
 
 
+def _reshape(x, dims, target):
+    """A Reshape unless the static dims already are the target."""
+    if all(isinstance(d, int) for d in dims + target) and list(dims) == list(target):
+        return x
+    return array_ops.reshape(x, target)
+
+
 def _transpose_to(term, x, order):
     if term == order:
         return x
@@ -107,17 +114,24 @@ def _contract(ta, a, tb, b, keep):
     summed = [c for c in ta if c in tb and c not in keep]
     free_a = [c for c in ta if c not in tb]
     free_b = [c for c in tb if c not in ta]
-    a = _transpose_to(ta, a, "".join(batch + free_a + summed))
-    b = _transpose_to(tb, b, "".join(batch + summed + free_b))
+    # An operand already laid out as the transposed matrix is passed with the matmul's transpose flag
+    # instead of a Transpose (real dtypes: for complex ones the flag would add a Conj).
+    real = not a.dtype.is_complex
+    a_t = real and ta == "".join(batch + summed + free_a) and ta != "".join(batch + free_a + summed)
+    b_t = real and tb == "".join(batch + free_b + summed) and tb != "".join(batch + summed + free_b)
+    a = _transpose_to(ta, a, "".join(batch + (summed + free_a if a_t else free_a + summed)))
+    b = _transpose_to(tb, b, "".join(batch + (free_b + summed if b_t else summed + free_b)))
     da, db = _dims(a), _dims(b)
     nb = len(batch)
     batch_a, batch_b = da[:nb], db[:nb]
-    fa, s, fb = da[nb:nb + len(free_a)], da[nb + len(free_a):], db[nb + len(summed):]
-    a = array_ops.reshape(a, batch_a + [_prod(fa), _prod(s)])
-    b = array_ops.reshape(b, batch_b + [_prod(s), _prod(fb)])
-    c = linalg_ops.matmul(a, b)  # batch dims broadcast (size 1 against n), as einsum's "..." do
+    fa, s = (da[nb + len(summed):], da[nb:nb + len(summed)]) if a_t else (da[nb:nb + len(free_a)], da[nb + len(free_a):])
+    fb = db[nb:nb + len(free_b)] if b_t else db[nb + len(summed):]
+    a = _reshape(a, da, batch_a + ([_prod(s), _prod(fa)] if a_t else [_prod(fa), _prod(s)]))
+    b = _reshape(b, db, batch_b + ([_prod(fb), _prod(s)] if b_t else [_prod(s), _prod(fb)]))
+    # batch dims broadcast (size 1 against n), as einsum's "..." do
+    c = linalg_ops.matmul(a, b, transpose_a=a_t, transpose_b=b_t)
     out_batch = _dims(c)[:nb]
-    c = array_ops.reshape(c, out_batch + fa + fb)
+    c = _reshape(c, _dims(c), out_batch + fa + fb)
     return "".join(batch + free_a + free_b), c
 
 
