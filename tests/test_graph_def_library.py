@@ -28,11 +28,30 @@ def test_library_lists_branches_and_bodies():
             calls["StatelessWhile"].attr["body"].func.name} <= {f.signature.name for f in gd.library.function}
 
 
-def test_versions_of_a_function_graph():
+def test_versions_without_functions():
+    @tf.function
+    def f(x):
+        return tf.reshape(x, [3, 2]) * 2.0
+    gd = f.get_concrete_function(tf.TensorSpec([6], tf.float32)).graph.as_graph_def()
+    assert gd.versions.producer == 2474 and gd.versions.min_consumer == 0
+    assert str(gd).endswith("}\nversions {\n  producer: 2474\n}\n")
+
+
+def test_versions_of_a_graph_with_functions():
     gd = _outer_graph_def()
     assert gd.versions.producer == 2474 and gd.versions.min_consumer == 12
     assert str(gd.versions) == "producer: 2474\nmin_consumer: 12\n"
     assert str(gd).endswith("versions {\n  producer: 2474\n  min_consumer: 12\n}\n")
+
+
+def test_tf1_graph_with_cond_has_library():
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [])
+        tf.cond(x > 0, lambda: x + 1., lambda: x - 1.)
+    gd = g.as_graph_def()
+    assert len(gd.library.function) == 2
+    assert (gd.versions.producer, gd.versions.min_consumer) == (2474, 12)
 
 
 def test_tf1_graph_versions_and_no_library():

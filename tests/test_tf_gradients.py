@@ -166,3 +166,27 @@ def test_gather_gives_indexed_slices_and_grad_ys_may_hold_none():
     def h(x):
         return tf.gradients([x * 2., x * x], x, grad_ys=[None, tf.constant([1., 0., 1.])])
     assert h(tf.constant([1., 2., 3.]))[0].numpy().tolist() == [4., 2., 8.]
+
+
+def test_argument_errors():
+    @tf.function
+    def f(x):
+        return tf.gradients(x * 2., x, grad_ys=[x, x])
+    with pytest.raises(ValueError, match="Length mismatch. Passed 2 grad_ys for 1 ys"):
+        f(X)
+
+    @tf.function
+    def g(x):
+        return tf.gradients(x * 2., x, unconnected_gradients="bad")
+    with pytest.raises(ValueError, match="Unknown value for unconnected_gradients: 'bad'"):
+        g(X)
+
+
+def test_empty_ys_duplicate_xs_and_y_is_x():
+    @tf.function
+    def f(x):
+        return tf.gradients([], x), tf.gradients(x * x, [x, x]), tf.gradients(x, x)
+    empty, dup, same = f(X)
+    assert empty == [None]
+    assert [g.numpy().tolist() for g in dup] == [[2., 4.], [2., 4.]]
+    assert same[0].numpy().tolist() == [1., 1.]

@@ -84,7 +84,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False, aggr
     if grad_ys is not None:
         grad_ys = nest.flatten(grad_ys)
         if len(grad_ys) != len(ys):
-            raise ValueError(f"Passed {len(grad_ys)} grad_ys for {len(ys)} ys")
+            raise ValueError(f"Length mismatch. Passed {len(grad_ys)} grad_ys for {len(ys)} ys")
     stop_nodes = {_node_of(t) for t in nest.flatten(stop_gradients or []) if isinstance(t, _Tensor)}
     with name_scope(name or "gradients"):
         grads = {}

@@ -7,8 +7,6 @@ from eagerflow.framework.ops import Graph, get_default_graph
 class FuncGraph(Graph):
     """The graph of one trace of a tf.function (tf.Graph subclass)."""
 
-    _min_consumer = 12  # as TF's function graphs declare in GraphDef.versions
-
     def __init__(self, name):
         super().__init__()
         self.name = name

@@ -3,8 +3,8 @@ branches, nested tf.function calls) as TF's protos hold them, printed in protobu
 from eagerflow.framework import dtypes
 from eagerflow.framework.graph_def import AttrValue, NodeDef, _Enum, _MapEntry, _Msg, node_attrs
 
-# TF 2.21's GraphDef version (tf.version.GRAPH_DEF_VERSION) and the consumer version function
-# graphs declare.
+# TF 2.21's GraphDef version (tf.version.GRAPH_DEF_VERSION), and the oldest consumer a graph with a
+# function library declares (TF raises min_consumer when functions are added).
 GRAPH_DEF_VERSION = 2474
 GRAPH_DEF_VERSION_MIN_CONSUMER = 0
 GRAPH_DEF_VERSION_MIN_PRODUCER = 0
@@ -35,10 +35,14 @@ class VersionDef(_Msg):
 
     _fields = ("producer", "min_consumer", "bad_consumers")
 
-    def __init__(self, producer=GRAPH_DEF_VERSION, min_consumer=0):
+    def __init__(self, producer=GRAPH_DEF_VERSION, min_consumer=GRAPH_DEF_VERSION_MIN_CONSUMER):
         self.producer = producer
         self.min_consumer = min_consumer
         self.bad_consumers = []
+
+    @classmethod
+    def of_library(cls, library):
+        return cls(min_consumer=_FUNCTION_MIN_CONSUMER if library.function else GRAPH_DEF_VERSION_MIN_CONSUMER)
 
     def _items(self):
         if self.producer:

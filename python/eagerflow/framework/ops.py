@@ -164,9 +164,7 @@ class Graph:
         nodes = [Operation(n)._node_def(names.get(n.name)) for n in self._graph.nodes()]
         library = function_def.FunctionDefLibrary(
             function_def.FunctionDef(f) for f in function_def.called_functions(self._graph))
-        return GraphDef(nodes, library, function_def.VersionDef(min_consumer=self._min_consumer))
-
-    _min_consumer = 0  # function graphs declare the oldest consumer that runs functions
+        return GraphDef(nodes, library, function_def.VersionDef.of_library(library))
 
     def _user_specified_names(self):
         """Placeholder name -> the argument name it stands for (FuncGraph's arguments)."""
