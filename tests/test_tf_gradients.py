@@ -190,3 +190,14 @@ def test_empty_ys_duplicate_xs_and_y_is_x():
     assert empty == [None]
     assert [g.numpy().tolist() for g in dup] == [[2., 4.], [2., 4.]]
     assert same[0].numpy().tolist() == [1., 1.]
+
+
+def test_signatures_are_tfs():
+    import inspect
+    assert str(inspect.signature(tf.hessians)) == "(ys, xs, gate_gradients=False, aggregation_method=None, name='hessians')"
+    assert list(inspect.signature(tf.gradients).parameters) == [
+        "ys", "xs", "grad_ys", "name", "gate_gradients", "aggregation_method", "stop_gradients",
+        "unconnected_gradients"]
+    assert list(inspect.signature(tf.compat.v1.gradients).parameters)[4] == "colocate_gradients_with_ops"
+    assert str(inspect.signature(tf.compat.v1.hessians)) == (
+        "(ys, xs, name='hessians', colocate_gradients_with_ops=False, gate_gradients=False, aggregation_method=None)")

@@ -170,8 +170,20 @@ def _backprop_node(node, grads):
         grads.setdefault(_key(x), []).append(g)
 
 
-def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False, gate_gradients=False,
-             aggregation_method=None):
+def gradients_v1(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_ops=False, gate_gradients=False,
+                 aggregation_method=None, stop_gradients=None, unconnected_gradients=UnconnectedGradients.NONE):
+    """tf.compat.v1.gradients: tf.gradients with TF1's argument order."""
+    return gradients(ys, xs, grad_ys, name, gate_gradients, aggregation_method, stop_gradients,
+                     unconnected_gradients)
+
+
+def hessians_v1(ys, xs, name="hessians", colocate_gradients_with_ops=False, gate_gradients=False,
+                aggregation_method=None):
+    """tf.compat.v1.hessians: tf.hessians with TF1's argument order."""
+    return hessians(ys, xs, gate_gradients, aggregation_method, name)
+
+
+def hessians(ys, xs, gate_gradients=False, aggregation_method=None, name="hessians"):
     """The Hessian of sum(ys) with respect to each x: shape x.shape + x.shape (tf.hessians)."""
     if _core.current_graph() is None:
         raise _eager_error()

@@ -10,7 +10,7 @@ from eagerflow.framework.ops import Graph, Operation, control_dependencies, exec
 from eagerflow.ops.variables import Variable
 from eagerflow.framework.tensor import Tensor
 from eagerflow.ops.no_op import no_op
-from eagerflow.eager.gradients_impl import gradients, hessians
+from eagerflow.eager.gradients_impl import gradients_v1 as gradients, hessians_v1 as hessians
 from eagerflow.framework.convert import constant, convert_to_tensor_v2 as convert_to_tensor
 from eagerflow.framework.dtypes import (DType, as_dtype, bfloat16, bool, complex64, complex128, double, float16,
                                         float32, float64, half, int8, int16, int32, int64, string, uint8, uint16,
