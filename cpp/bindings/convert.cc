@@ -233,8 +233,9 @@ Tensor to_tensor(py::handle v, DType dtype, bool exact) {
   if (Py_TYPE(o) == g_eager_tensor_type || PyObject_TypeCheck(o, g_tensor_type)) return tensor_of(o);
   Tensor t = convert_value(v, dtype, exact);
   // While building a graph, a value converted here (a Python number, list, array) is a constant
-  // of the graph; an existing eager tensor, by contrast, is captured (see graph_execute).
-  if (Graph* g = thread_context().graph; g && !t->is_symbolic()) return g->output(g->const_node(t), 0);
+  // of the graph, named after the op input that reads it; an existing eager tensor, by contrast,
+  // is captured (see graph_execute).
+  if (Graph* g = thread_context().graph; g && !t->is_symbolic()) return g->output(g->pending_const(t), 0);
   return t;
 }
 

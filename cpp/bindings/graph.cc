@@ -33,12 +33,14 @@ void init_graph(py::module_& m) {
       .def_readwrite("captures_eager_tensors", &Graph::captures_eager_tensors)
       .def("set_outer", [](Graph& g, std::shared_ptr<Graph> outer) { g.outer = outer.get(); })
       .def("nodes", [](Graph& g) {
+        g.settle_pending();
         std::vector<NodeRef> out;
         for (auto& n : g.nodes()) out.push_back(ref_of(g, n.get()));
         return out;
       })
       .def("num_nodes", [](Graph& g) { return g.nodes().size(); })
       .def("find", [](Graph& g, const std::string& name) -> py::object {
+        g.settle_pending();
         Node* n = g.find(name);
         return n ? py::cast(ref_of(g, n)) : py::none();
       })
@@ -153,7 +155,10 @@ void init_graph(py::module_& m) {
   });
 
   py::class_<NodeRef>(m, "Node")
-      .def_property_readonly("name", [](const NodeRef& r) { return r.node->name; })
+      .def_property_readonly("name", [](const NodeRef& r) {
+        r.graph->settle_pending();
+        return r.node->name;
+      })
       .def_property_readonly("type", [](const NodeRef& r) { return r.node->type(); })
       .def_property_readonly("id", [](const NodeRef& r) { return r.node->id; })
       .def_property_readonly("graph", [](const NodeRef& r) { return r.graph; })
@@ -225,6 +230,11 @@ void init_graph(py::module_& m) {
     if (!g) throw ValueError("graph_constant called outside graph building");
     if (value->is_symbolic()) return value;
     return g->output(g->const_node(value, name.empty() ? "Const" : name), 0);
+  });
+  // tf.convert_to_tensor inside a graph: the Consts converted so far are named "Const" now, as TF
+  // names a value converted outside an op's scope.
+  m.def("settle_constants", [] {
+    if (Graph* g = thread_context().graph) g->settle_pending();
   });
   // The tensor that stands for eager resource `handle` in the building graph: the placeholder of a
   // variable argument of this or an enclosing function (a tape watches reads of that), else `handle`.

@@ -82,7 +82,9 @@ void init_tensor(py::module_& m) {
       })
       .def_property_readonly("_is_symbolic", &TensorImpl::is_symbolic)
       .def_property_readonly("_node_name", [](const TensorImpl& t) -> py::object {
-        return t.is_symbolic() ? py::cast(t.node()->name) : py::none();
+        if (!t.is_symbolic()) return py::none();
+        t.node()->graph->settle_pending();
+        return py::cast(t.node()->name);
       })
       .def_property_readonly("_graph", [](const TensorImpl& t) -> py::object {
         return t.is_symbolic() ? py::cast(t.graph_ptr()) : py::none();

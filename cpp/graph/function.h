@@ -22,7 +22,9 @@ struct GraphFunction {
         inputs(std::move(in)),
         outputs(std::move(out)),
         name(std::move(n)),
-        stateful_(!graph->stateful_nodes().empty()) {}
+        stateful_(!graph->stateful_nodes().empty()) {
+    graph->settle_pending();  // the graph is complete: every node has its name
+  }
 
   // Any stateful node (print, variable assign, random): callers are stateful too (If vs StatelessIf).
   // The graph is complete when a function is made of it, so this is decided once.

@@ -80,6 +80,49 @@ Tensor Graph::output(Node* node, int index) {
 }
 
 Node* Graph::add_node(const OpDef& op, std::vector<Endpoint> inputs, Attrs attrs, const std::string& name) {
+  return new_node(op, std::move(inputs), std::move(attrs), name, false);
+}
+
+Node* Graph::pending_const(const Tensor& value) {
+  Attrs a;
+  a.set("value", value);
+  a.set("dtype", value->dtype());
+  Node* n = new_node(get_op("Const"), {}, std::move(a), "Const", true);
+  pending_.push_back({n, scoped("")});
+  return n;
+}
+
+namespace {
+// TF's name for input `i` of `n` inputs of `op`: the arg's name; inside a list arg, "<arg>_<k>".
+std::string input_arg_name(const OpDef& op, size_t n, size_t i) {
+  size_t list = op.inputs.size();
+  for (size_t a = 0; a < op.inputs.size(); ++a)
+    if (!op.inputs[a].empty() && op.inputs[a].back() == '*') list = a;
+  if (list == op.inputs.size() || i < list) return i < op.inputs.size() ? op.inputs[i] : "input";
+  size_t count = n + 1 - op.inputs.size();
+  std::string arg = op.inputs[list].substr(0, op.inputs[list].size() - 1);
+  if (i < list + count) return str_cat(arg, "_", i - list);
+  return op.inputs[i - count + 1];
+}
+}  // namespace
+
+void Graph::name_pending(const OpDef* op, const std::vector<Endpoint>& inputs, const std::string& node_name) {
+  std::vector<Pending> pending;
+  pending.swap(pending_);
+  for (const Pending& p : pending) {
+    std::string base = p.scope + "Const";
+    for (size_t i = 0; op && i < inputs.size(); ++i)
+      if (inputs[i].node == p.node) {
+        base = node_name + "/" + input_arg_name(*op, inputs.size(), i);
+        break;
+      }
+    p.node->name = unique_name(base);
+    by_name_[p.node->name] = p.node;
+  }
+}
+
+Node* Graph::new_node(const OpDef& op, std::vector<Endpoint> inputs, Attrs attrs, const std::string& name,
+                      bool pending) {
   // Inference over the inputs' static types; constant inputs are passed as values.
   InferContext ic{op, {}, {}, {}, attrs, {}, {}};
   for (const Endpoint& e : inputs) {
@@ -91,8 +134,24 @@ Node* Graph::add_node(const OpDef& op, std::vector<Endpoint> inputs, Attrs attrs
   if (!op.infer) {
     throw_error(Code::kUnimplemented, "Op ", op.name, " cannot be used in a graph: it has no shape inference");
   }
-  // The name is taken before inference, as in TF: a node that fails still used its name.
-  std::string node_name = unique_name(scoped(name.empty() ? op.name : name));
+  // The name is taken before inference, as in TF: a node that fails still used its name. A pending
+  // Const's name waits for the node that reads it; the Consts pending before are named first.
+  std::string node_name;
+  if (pending) {
+    node_name = scoped(name);
+  } else {
+    std::vector<Pending> read, unread;
+    for (const Pending& p : pending_) {
+      bool reads = false;
+      for (const Endpoint& e : inputs) reads = reads || e.node == p.node;
+      (reads ? read : unread).push_back(p);
+    }
+    pending_.swap(unread);
+    settle_pending();
+    node_name = unique_name(scoped(name.empty() ? op.name : name));
+    pending_.swap(read);
+    name_pending(&op, inputs, node_name);
+  }
   try {
     check_signature(op, ic.dtypes, ic.attrs);
     op.infer(ic);
@@ -122,7 +181,7 @@ Node* Graph::add_node(const OpDef& op, std::vector<Endpoint> inputs, Attrs attrs
     stateful_.push_back(node.get());
   }
   Node* raw = node.get();
-  by_name_[raw->name] = raw;
+  if (!pending) by_name_[raw->name] = raw;
   nodes_.push_back(std::move(node));
   return raw;
 }
@@ -156,6 +215,7 @@ Node* Graph::const_node(const Tensor& value, const std::string& name) {
 }
 
 std::shared_ptr<Graph> Graph::clone(std::unordered_map<const Node*, Node*>* map) const {
+  const_cast<Graph*>(this)->settle_pending();  // names are part of what is copied
   std::shared_ptr<Graph> c = Graph::create();
   c->name = name;
   c->auto_control_deps = auto_control_deps;
@@ -208,6 +268,7 @@ Node* capture_outer(Graph& g, const Tensor& t) {
   Graph* outer = g.outer;
   while (outer && outer != t->graph()) outer = outer->outer;
   if (!outer) throw TypeError(out_of_scope_message(*t));
+  outer->settle_pending();  // the placeholder takes the captured node's name
   for (auto& c : g.captures)
     if (c.first->is_symbolic() && c.first->node() == t->node() && c.first->output_index() == t->output_index())
       return c.second;

@@ -53,6 +53,14 @@ class Graph : public std::enable_shared_from_this<Graph> {
   Node* add_placeholder(DType dtype, const Shape& shape, const std::string& name);
   // A Const node holding `value`; the same eager tensor used twice maps to one node.
   Node* const_node(const Tensor& value, const std::string& name = "Const");
+  // A Const converted from a Python value for an op's input: it is named when the next node is
+  // added, "<that node>/<its input arg>" when that node reads it (TF converts an op's arguments
+  // inside the op's name scope: "Reshape/shape"), else "Const"; or "Const" when a name is read first.
+  Node* pending_const(const Tensor& value);
+  // Names the pending Consts "Const" (before anything reads node names).
+  void settle_pending() {
+    if (!pending_.empty()) name_pending(nullptr, {}, {});
+  }
 
   Node* find(const std::string& name) const;
   const std::vector<std::unique_ptr<Node>>& nodes() const { return nodes_; }
@@ -96,6 +104,15 @@ class Graph : public std::enable_shared_from_this<Graph> {
 
  private:
   Graph() = default;
+  Node* new_node(const OpDef& op, std::vector<Endpoint> inputs, Attrs attrs, const std::string& name, bool pending);
+  // Names the pending Consts: those node `op` (named `node_name`, already taken: TF enters the
+  // op's scope first) reads from `inputs` "<node_name>/<arg>", the others "Const" in their scope.
+  void name_pending(const OpDef* op, const std::vector<Endpoint>& inputs, const std::string& node_name);
+  struct Pending {
+    Node* node;
+    std::string scope;  // the name scope it was converted in
+  };
+  std::vector<Pending> pending_;
   std::vector<std::unique_ptr<Node>> nodes_;
   std::unordered_map<std::string, Node*> by_name_;
   std::unordered_map<std::string, int> name_counts_;  // keyed by lower-case name

@@ -11,7 +11,7 @@ from eagerflow.framework.dtypes import (DType, as_dtype, bfloat16, bool, complex
                                         uint16, uint32, uint64, variant)
 from eagerflow.framework.tensor_shape import TensorShape
 from eagerflow.framework.tensor import Tensor
-from eagerflow.framework.convert import constant, convert_to_tensor
+from eagerflow.framework.convert import constant, convert_to_tensor_v2 as convert_to_tensor
 from eagerflow.framework.device import device
 from eagerflow.framework.tf_logging import get_logger
 
@@ -75,6 +75,7 @@ from eagerflow.framework.gradient_registry import RegisterGradient, no_gradient
 from eagerflow.ops.custom_gradient import custom_gradient, stop_gradient
 from eagerflow.ops import gradients_impl_all as _gradients_impl_all  # registers the ops' gradient functions
 from eagerflow.eager import control_flow_grad as _control_flow_grad  # and those of If, While and calls
+from eagerflow.eager.gradients_impl import gradients, hessians
 
 # --- tf.function, tf.Module (function/, module/) ---
 from eagerflow.function import TensorSpec, function
@@ -133,5 +134,6 @@ __all__ = ["Assert", "DType", "GradientTape", "Graph", "IndexedSlices", "Indexed
            "types", "uint16", "uint32", "uint64", "uint8", "unstack", "variant", "where", "while_loop", "zeros",
            "zeros_like"]
 __all__ += ["broadcast_dynamic_shape", "map_fn", "roll", "shape_n"]
+__all__ += ["gradients", "hessians"]
 __all__ += ["argsort", "searchsorted", "sort", "tensor_scatter_nd_add", "tensor_scatter_nd_max", "tensor_scatter_nd_min",
             "tensor_scatter_nd_sub", "tensor_scatter_nd_update", "unique", "unique_with_counts"]

@@ -386,8 +386,18 @@ def _fallback(value, dtype_enum, exact):
 _core.set_convert_fallback(_fallback)
 
 
+def convert_to_tensor_v2(value, dtype=None, dtype_hint=None, name=None, preferred_dtype=None):
+    """tf.convert_to_tensor: in a graph the value's Const is named "Const" at once, as TF names a
+    value converted outside an op (op wrappers' own conversions are named after the input that
+    reads them: `Reshape/shape`)."""
+    t = convert_to_tensor(value, dtype, dtype_hint, name, preferred_dtype)
+    if _core.current_graph() is not None:
+        _core.settle_constants()
+    return t
+
+
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None, preferred_dtype=None):
-    """tf.convert_to_tensor: returns `value` as a Tensor (a tensor itself is returned as is)."""
+    """Returns `value` as a Tensor (a tensor itself is returned as is); TF's dtype rules."""
     if dtype_hint is None:
         dtype_hint = preferred_dtype
     if dtype is not None:

@@ -205,12 +205,21 @@ class _MapEntry(_Msg):
 
 
 class GraphDef(_Msg):
-    """Graph.as_graph_def(): the nodes of a graph in creation order."""
+    """Graph.as_graph_def(): the nodes of a graph in creation order, the functions they call
+    (`library`, printed when there are any) and the versions (framework/function_def.py)."""
 
-    _fields = ("node",)
+    _fields = ("node", "library", "versions")
 
-    def __init__(self, nodes):
-        self.node = nodes
+    def __init__(self, nodes, library=None, versions=None):
+        self.node, self.library, self.versions = nodes, library, versions
+
+    def _items(self):
+        for n in self.node:
+            yield "node", n
+        if self.library is not None and self.library.function:
+            yield "library", self.library
+        if self.versions is not None:
+            yield "versions", self.versions
 
 
 def node_attrs(node, user_specified_name=None):

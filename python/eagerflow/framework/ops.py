@@ -159,8 +159,12 @@ class Graph:
         return outs[int(idx)]
 
     def as_graph_def(self, from_version=None, add_shapes=False):
+        from eagerflow.framework import function_def
         names = self._user_specified_names()
-        return GraphDef([Operation(n)._node_def(names.get(n.name)) for n in self._graph.nodes()])
+        nodes = [Operation(n)._node_def(names.get(n.name)) for n in self._graph.nodes()]
+        library = function_def.FunctionDefLibrary(
+            function_def.FunctionDef(f) for f in function_def.called_functions(self._graph))
+        return GraphDef(nodes, library, function_def.VersionDef.of_library(library))
 
     def _user_specified_names(self):
         """Placeholder name -> the argument name it stands for (FuncGraph's arguments)."""

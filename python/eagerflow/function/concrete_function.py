@@ -1,6 +1,7 @@
 """ConcreteFunction: one trace of a tf.function, compiled to a C++ Plan and called without Python
 in the loop; it checks calls against its structured signature and prints it as TF does."""
 import inspect
+import itertools
 import pprint
 
 from eagerflow import _core
@@ -11,7 +12,8 @@ from eagerflow.function import function_type as function_type_lib
 from eagerflow.function import trace_type
 from eagerflow.framework import nest
 
-_BOUND = object()  # a Python-valued parameter the call left out: the traced value applies
+_BOUND = object()
+_UIDS = itertools.count(1)  # a Python-valued parameter the call left out: the traced value applies
 
 
 class ConcreteFunction:
@@ -38,6 +40,7 @@ class ConcreteFunction:
         self._call = None  # (op type, attrs) of the call op a tape records (_call_op)
         self._saving_call = None  # the same call returning the values its gradient reads
         self._function_type = None
+        self._uid = None  # numbers the inference function's name (taken on first use)
 
     @property
     def graph(self):
@@ -104,8 +107,23 @@ class ConcreteFunction:
 
     # --- calling ---------------------------------------------------------------------------------
 
+    def _inference_name(self):
+        if self._uid is None:
+            self._uid = next(_UIDS)
+        return "__inference_%s_%d" % (self._graph.name, self._uid)
+
+    @property
+    def inference_fn(self):
+        """The AtomicFunction of this trace (TF's ConcreteFunction.inference_fn)."""
+        from eagerflow.function.atomic_function import AtomicFunction
+        return AtomicFunction(self)
+
     def _call_flat(self, tensors):
         """Runs the plan on flat tensor inputs (placeholder order) and packs the structured outputs."""
+        return self._pack(self._run_flat(tensors))
+
+    def _run_flat(self, tensors):
+        """Runs the plan on flat tensor inputs (placeholder order): the list of flat outputs."""
         if len(tensors) != self._num_inputs:
             raise errors.InvalidArgumentError(None, None, f"Expected {self._num_inputs} input tensors, got "
                                                           f"{len(tensors)}")
@@ -116,10 +134,8 @@ class ConcreteFunction:
             # One tape entry for the call (gradient: eager/function_grad.py); the kernel runs f's plan,
             # which also returns the forward values the gradient reads (saved, not recomputed).
             op, attrs, n_out = self._saving_call_op()
-            flat = _core.execute(_core.get_op(op), list(tensors) + self._capture_values, attrs, None)[:n_out]
-        else:
-            flat = self._plan.run(list(tensors) + self._capture_values)  # the plan checks dtypes (TF's message)
-        return self._pack(flat)
+            return _core.execute(_core.get_op(op), list(tensors) + self._capture_values, attrs, None)[:n_out]
+        return self._plan.run(list(tensors) + self._capture_values)  # the plan checks dtypes (TF's message)
 
     def _call_op(self):
         """(op type, attrs) of this function's call op: StatefulPartitionedCall (or PartitionedCall

@@ -64,7 +64,7 @@ def transpose(a, perm=None, conjugate=False, name="transpose"):
     a = _t(a)
     if perm is None:
         perm = list(builtins.range(a.ndim - 1, -1, -1))
-    out = execute1("Transpose", [a, _int_tensor(perm)])
+    out = execute1("Transpose", [a, _int_tensor(perm)], None, name or "transpose")
     if conjugate and a.dtype.is_complex:
         out = execute1("Conj", [out])
     return out
@@ -98,7 +98,7 @@ def concat(values, axis, name="concat"):
         if axis.shape.rank not in (None, 0):
             raise ValueError(f"Shape {axis.shape} must have rank 0")
         return identity(values[0])
-    return execute1("ConcatV2", values + [_int_tensor(axis)])
+    return execute1("ConcatV2", values + [_int_tensor(axis)], None, name or "concat")
 
 
 def stack(values, axis=0, name="stack"):
@@ -109,7 +109,7 @@ def stack(values, axis=0, name="stack"):
     rank = values[0].ndim + 1
     if not -rank <= axis < rank:
         raise ValueError(f"Argument `axis` = {axis} not in range [{-rank}, {rank})")
-    return execute1("Pack", values, {"axis": int(axis)})
+    return execute1("Pack", values, {"axis": int(axis)}, name or "stack")
 
 
 def unstack(value, num=None, axis=0, name="unstack"):
@@ -129,13 +129,13 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     n = num_or_size_splits
     if isinstance(n, (numbers.Integral, np.integer)) or (isinstance(n, Tensor) and n.ndim == 0):
         return execute("Split", [_t(int(axis) if not isinstance(axis, Tensor) else axis, _INT32), value],
-                       {"num_split": int(n)})
+                       {"num_split": int(n)}, name or "split")
     sizes = _int_tensor(n)
     if num is None:
         if sizes.ndim != 1:
             raise ValueError(f"Cannot infer argument `num` from shape {sizes.shape}")
         num = sizes._shape_tuple[0]
-    return execute("SplitV", [value, sizes, _int_tensor(axis)], {"num_split": int(num)})
+    return execute("SplitV", [value, sizes, _int_tensor(axis)], {"num_split": int(num)}, name or "split")
 
 
 def tile(input, multiples, name=None):

@@ -32,13 +32,34 @@ def _scalar(value, dtype):
 
 def fill(dims, value, name=None, layout=None):
     """tf.fill: a tensor of shape `dims` with every element `value`."""
-    return execute1("Fill", [_shape_tensor(dims), convert_to_tensor(value)])
+    return execute1("Fill", [_shape_tensor(dims), convert_to_tensor(value)], None, name)
+
+
+def _constant_if_small(value, shape, dtype, name):
+    """In a graph, TF's zeros/ones of a static shape with fewer than 1000 elements: one Const named
+    after the call ("zeros", "ones"); None elsewhere (a Fill then)."""
+    if _core.current_graph() is None or not isinstance(shape, (list, tuple)) or dtype in _NO_NUMPY_CONST:
+        return None
+    try:
+        dims = [int(d) for d in shape]
+    except (TypeError, ValueError):
+        return None
+    if any(d < 0 for d in dims) or np.prod(dims, dtype=np.int64) >= 1000:
+        return None
+    return _core.graph_constant(_core.from_numpy(np.full(dims, value, dtype.as_numpy_dtype)), name)
+
+
+_NO_NUMPY_CONST = (dtypes.string, dtypes.bfloat16, dtypes.resource, dtypes.variant)
 
 
 def zeros(shape, dtype=dtypes.float32, name=None, layout=None):
     """tf.zeros: all zeros ('' for strings, False for bools)."""
     dtype = dtypes.as_dtype(dtype)
-    return execute1("Fill", [_shape_tensor(shape), _scalar(b"" if dtype == dtypes.string else 0, dtype)])
+    small = _constant_if_small(0, shape, dtype, name or "zeros")
+    if small is not None:
+        return small
+    zero = _scalar(b"" if dtype == dtypes.string else 0, dtype)
+    return execute1("Fill", [_shape_tensor(shape), zero], None, name or "zeros")
 
 
 def ones(shape, dtype=dtypes.float32, name=None, layout=None):
@@ -46,7 +67,10 @@ def ones(shape, dtype=dtypes.float32, name=None, layout=None):
     dtype = dtypes.as_dtype(dtype)
     if dtype == dtypes.string:
         raise TypeError("Cannot convert 1 to EagerTensor of dtype string")
-    return execute1("Fill", [_shape_tensor(shape), _scalar(1, dtype)])
+    small = _constant_if_small(1, shape, dtype, name or "ones")
+    if small is not None:
+        return small
+    return execute1("Fill", [_shape_tensor(shape), _scalar(1, dtype)], None, name or "ones")
 
 
 def zeros_like(input, dtype=None, name=None, layout=None):
@@ -84,7 +108,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):
             if a.dtype not in _RANGE_HIERARCHY:
                 raise AssertionError(f"tf.range: unsupported argument dtype {a.dtype.name}")
         dtype = max((a.dtype for a in args), key=_RANGE_HIERARCHY.index)
-    return execute1("Range", [_cast(a, dtype) for a in args])
+    return execute1("Range", [_cast(a, dtype) for a in args], None, name or "range")
 
 
 def linspace(start, stop, num, name=None, axis=0):
@@ -175,4 +199,5 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     depth = depth if isinstance(depth, Tensor) else _exact(depth, dtypes.int32)
     if depth.dtype != dtypes.int32:
         raise ValueError(f"Tensor conversion requested dtype int32 for Tensor with dtype {depth.dtype.name}: {depth!r}")
-    return execute1("OneHot", [indices, depth, on_value, off_value], {"axis": -1 if axis is None else int(axis)})
+    return execute1("OneHot", [indices, depth, on_value, off_value], {"axis": -1 if axis is None else int(axis)},
+                    name or "one_hot")

@@ -44,7 +44,7 @@ def _named(fn, name, doc):
 
 def add(x, y, name=None):
     """x + y elementwise (strings concatenate), with broadcasting; y takes x's dtype where it fits."""
-    return execute1("AddV2", hinted_inputs(x, y), None, name)
+    return execute1("AddV2", hinted_inputs(x, y), None, name or "Add")
 
 
 subtract = _named(_binary("Sub"), "subtract", "x - y elementwise, with broadcasting.")
