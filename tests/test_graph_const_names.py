@@ -62,6 +62,39 @@ CASES = [
 ]
 
 
+SLICE = [("strided_slice/stack", "Const"), ("strided_slice/stack_1", "Const"), ("strided_slice/stack_2", "Const"),
+         ("strided_slice", "StridedSlice")]
+CASES += [
+    (lambda x: x[0], [("x", "Placeholder")] + SLICE + [("Identity", "Identity")]),
+    (lambda x: x[0] + x[1], [("x", "Placeholder")] + SLICE + [(n.replace("slice", "slice_1"), o) for n, o in SLICE]
+     + [("add", "AddV2"), ("Identity", "Identity")]),
+]
+
+
+def test_slice_with_tensor_index_packs_in_its_scope():
+    def fn(x, i):
+        return x[:, i]
+    gd = tf.function(fn).get_concrete_function(M, tf.TensorSpec([], tf.int32)).graph.as_graph_def()
+    assert [(n.name, n.op) for n in gd.node] == [
+        ("x", "Placeholder"), ("i", "Placeholder"), ("add/y", "Const"), ("add", "AddV2"),
+        ("strided_slice/stack/0", "Const"), ("strided_slice/stack", "Pack"), ("strided_slice/stack_1/0", "Const"),
+        ("strided_slice/stack_1", "Pack"), ("strided_slice/stack_2", "Const"), ("strided_slice", "StridedSlice"),
+        ("Identity", "Identity")]
+
+
+def test_slices_keep_static_shapes_in_graphs():
+    seen = []
+
+    @tf.function
+    def fn(x):
+        seen.extend([x[1:3, ::2].shape.as_list(), x[:, ::2].shape.as_list(), x[None, :, 1:].shape.as_list(),
+                     x[-1, -3:].shape.as_list()])
+        return x
+    fn.get_concrete_function(tf.TensorSpec([None, 4]))
+    assert seen == [[None, 2], [None, 2], [1, None, 3], [3]]  # as TF 2.21
+    assert not fn.get_concrete_function(tf.TensorSpec([None, 4])).captured_inputs
+
+
 @pytest.mark.parametrize("fn,expected", CASES)
 def test_converted_argument_named_after_op_input(fn, expected):
     assert _nodes(fn) == expected

@@ -45,6 +45,8 @@ void init_graph(py::module_& m) {
         return n ? py::cast(ref_of(g, n)) : py::none();
       })
       .def("unique_name", &Graph::unique_name)
+      // The name a node `base` would get in the current scope now (nothing is reserved).
+      .def("peek_unique_name", [](Graph& g, const std::string& base) { return g.peek_unique_name(g.scoped(base)); })
       .def_property_readonly("id", [](Graph& g) { return reinterpret_cast<uintptr_t>(&g); })
       .def("push_name_scope", &Graph::push_name_scope)
       .def("pop_name_scope", &Graph::pop_name_scope)

@@ -1,5 +1,6 @@
 """Slicing: tf.strided_slice, tf.slice and Tensor.__getitem__ (NumPy-style indexing via StridedSlice)."""
 import builtins
+import contextlib
 import numbers
 import weakref
 
@@ -24,6 +25,8 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
     """tf.strided_slice: the StridedSlice op with TF's mask semantics. With `var` (a tf.Variable
     whose value `input_` is) the result has `assign(value)`, which writes the slice of the variable
     (ResourceStridedSliceAssign) and returns the variable."""
+    if strides is None and isinstance(begin, (list, tuple)):
+        strides = [1] * len(begin)
     begin = _int_tensor(begin)
     end = _int_tensor(end)
     if strides is None:
@@ -78,23 +81,49 @@ def _check_index(idx):
         raise TypeError(_SLICE_TYPE_ERROR + ", got {!r}".format(idx))
 
 
-def _pack(values):
-    """Packs begin/end/strides entries (Python ints or scalar int tensors) into one index vector."""
+def _pack(values, graph=None):
+    """Packs begin/end/strides entries (Python ints or scalar int tensors) into one index vector.
+
+    While a graph is built the vector is a Const named "stack" (a Pack named so when an entry is a
+    tensor, its constant entries "stack/<i>"), in the op's scope, as TF's slicing names them."""
     if not any(isinstance(v, Tensor) for v in values):
         ints = [int(v) for v in values]
         if any(v < _INT64_MIN or v > _INT64_MAX for v in ints):
             raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
         big = any(v < _INT32_MIN or v > _INT32_MAX for v in ints)
-        return _core.from_numpy(np.array(ints, np.int64 if big else np.int32))
+        vector = _core.from_numpy(np.array(ints, np.int64 if big else np.int32))
+        return vector if graph is None else _core.graph_constant(vector, "stack")
     wide = any(isinstance(v, Tensor) and v._dtype_enum == 9 for v in values)
     target = dtypes.int64 if wide else dtypes.int32
+    name = None if graph is None else graph.peek_unique_name("stack")
     parts = []
-    for v in values:
-        if isinstance(v, Tensor):
-            parts.append(v if v.dtype == target else execute1("Cast", [v], {"DstT": target}))
-        else:
-            parts.append(_core.convert_to_tensor(int(v), target._type_enum, True))
-    return execute1("Pack", parts, {"axis": 0})
+    with _exact_scope(graph, name):
+        for i, v in enumerate(values):
+            if isinstance(v, Tensor):
+                parts.append(v if v.dtype == target else execute1("Cast", [v], {"DstT": target}))
+            elif graph is not None and _fits(int(v), target):
+                parts.append(_core.graph_constant(_core.from_numpy(np.array(int(v), target.as_numpy_dtype)), str(i)))
+            else:  # (out of range: the converter's error)
+                parts.append(_core.convert_to_tensor(int(v), target._type_enum, True))
+    return execute1("Pack", parts, {"axis": 0}, "stack")
+
+
+def _fits(value, dtype):
+    return (_INT32_MIN <= value <= _INT32_MAX) if dtype == dtypes.int32 else (_INT64_MIN <= value <= _INT64_MAX)
+
+
+@contextlib.contextmanager
+def _exact_scope(graph, scope):
+    """Ops made inside are named under `scope` (a full name scope, not made unique again)."""
+    if graph is None:
+        yield
+        return
+    old = graph.name_scope
+    graph.name_scope = scope
+    try:
+        yield
+    finally:
+        graph.name_scope = old
 
 
 def _slice_helper(tensor, slice_spec, var=None):
@@ -145,20 +174,25 @@ def _slice_helper(tensor, slice_spec, var=None):
             end.append(s + 1 if isinstance(s, Tensor) else int(s) + 1)
             strides.append(1)
             shrink_axis_mask |= bit
-    if begin:
-        packed = [_pack(begin), _pack(end), _pack(strides)]
-        if any(p.dtype == dtypes.int64 for p in packed):
-            packed = [p if p.dtype == dtypes.int64 else execute1("Cast", [p], {"DstT": dtypes.int64}) for p in packed]
-    else:
-        empty = _core.from_numpy(np.zeros((0,), np.int32))
-        packed = [empty, empty, empty]
     tensor = convert_to_tensor(tensor)
+    graph = _core.current_graph()
+    # In a graph the op is "strided_slice" and its index vectors are Consts in that scope, so shape
+    # inference sees their values (an eager tensor would be captured as a placeholder instead).
+    with _exact_scope(graph, None if graph is None else graph.peek_unique_name("strided_slice")):
+        if begin:
+            packed = [_pack(begin, graph), _pack(end, graph), _pack(strides, graph)]
+            if any(p.dtype == dtypes.int64 for p in packed):
+                packed = [p if p.dtype == dtypes.int64 else execute1("Cast", [p], {"DstT": dtypes.int64})
+                          for p in packed]
+        else:
+            empty = _core.from_numpy(np.zeros((0,), np.int32))
+            packed = [empty if graph is None else _core.graph_constant(empty, "stack") for _ in range(3)]
     if var is not None:
         return strided_slice(tensor, *packed, begin_mask=begin_mask, end_mask=end_mask, ellipsis_mask=ellipsis_mask,
                              new_axis_mask=new_axis_mask, shrink_axis_mask=shrink_axis_mask, var=var)
     return execute1("StridedSlice", [tensor] + packed, {
         "begin_mask": begin_mask, "end_mask": end_mask, "ellipsis_mask": ellipsis_mask,
-        "new_axis_mask": new_axis_mask, "shrink_axis_mask": shrink_axis_mask})
+        "new_axis_mask": new_axis_mask, "shrink_axis_mask": shrink_axis_mask}, None if graph is None else "strided_slice")
 
 
 def _getitem(self, key):
