@@ -52,15 +52,17 @@ def _no_recording():
 class _OpView:
     """What a gradient function sees of a recorded op call (an Operation-like view)."""
 
-    __slots__ = ("_entry", "type", "name", "inputs", "outputs")
-    skip_input_indices = None  # TF's hint (inputs whose gradients are not needed): always all needed
+    __slots__ = ("_entry", "type", "name", "inputs", "outputs", "skip_input_indices")
 
-    def __init__(self, entry):
+    def __init__(self, entry, skip_input_indices=None):
         self._entry = entry
         self.type = entry.type
         self.name = entry.name
         self.inputs = entry.inputs
         self.outputs = entry.outputs
+        # TF's hint: the inputs no source reaches, whose gradients nobody reads (None: all needed).
+        # Gradient functions may skip computing them and return None in their place.
+        self.skip_input_indices = skip_input_indices
 
     def get_attr(self, name):
         kv = self._entry.attr(name)
@@ -135,7 +137,8 @@ def _backward(ctape, target_keys, initial_grads, source_keys):
     for k, g in zip(target_keys, initial_grads):
         if g is not None:
             grads.setdefault(k, []).append(g)
-    for entry in ctape.prune(target_keys, source_keys):
+    entries, skips = ctape.prune(target_keys, source_keys)
+    for entry, skip in zip(entries, skips):
         outputs = entry.outputs
         out_grads = [_aggregate(grads, k) for k in entry.output_keys]
         if all(g is None for g in out_grads):
@@ -158,15 +161,15 @@ def _backward(ctape, target_keys, initial_grads, source_keys):
         if custom is not None:
             in_grads = fn(*out_grads)
         else:
-            in_grads = fn(_OpView(entry), *out_grads)
+            in_grads = fn(_OpView(entry, tuple(skip)), *out_grads)
         if not isinstance(in_grads, (list, tuple)):
             in_grads = [in_grads]
         inputs = entry.inputs
         if len(in_grads) != len(inputs):
             raise ValueError("Num gradients %d generated for op %s do not match num inputs %d"
                              % (len(in_grads), entry.type, len(inputs)))
-        for k, x, g in zip(entry.input_keys, inputs, in_grads):
-            if g is None or not _is_trainable(x.dtype):
+        for i, (k, x, g) in enumerate(zip(entry.input_keys, inputs, in_grads)):
+            if g is None or i in skip or not _is_trainable(x.dtype):
                 continue
             if not isinstance(g, (_Tensor, IndexedSlices)):
                 from eagerflow.framework.convert import convert_to_tensor
