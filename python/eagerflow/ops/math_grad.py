@@ -578,7 +578,9 @@ def _cumprod_grad(op, grad):
 def _matmul_grad(op, grad):
     a, b = _conj(op.inputs[0]), _conj(op.inputs[1])
     ta, tb = bool(_attr(op, "transpose_a", False)), bool(_attr(op, "transpose_b", False))
-    mm = linalg_ops.matmul
+
+    def mm(x, y, transpose_a=False, transpose_b=False):  # MatMul itself: its inputs are rank 2, conj applied
+        return _execute.execute1("MatMul", [x, y], {"transpose_a": transpose_a, "transpose_b": transpose_b})
     # Only the products someone reads: the gradient of a layer's input data is as costly as the
     # forward product and usually unwanted (TF's skip_input_indices).
     ga = gb = None
