@@ -20,6 +20,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
+DENSE = (784, 1024, 512, 256, 10)  # the dense net's layer widths (ReLU between, softmax cross-entropy)
+DENSE_ROW = "dense 784-1024-512-256-10 SGD step, batch 100"
+
 # (row, framework) -> a function of the framework module returning a zero-argument callable.
 # eagerflow and TensorFlow share the `tf` code; "function" rows wrap the step in tf.function /
 # jax.jit (PyTorch and NumPy have no compiled variant here: their eager figure is used).
@@ -90,6 +93,28 @@ def _tf_rows(tf, np):
     rows["MLP 784-256-10 SGD step, batch 128"] = lambda: mlp(False)
     rows["MLP 784-256-10 SGD step, batch 128 (function)"] = lambda: mlp(True)
 
+    def dense(compiled):
+        ws = [tf.Variable(f32(m, n) * np.float32(np.sqrt(2 / m))) for m, n in zip(DENSE[:-1], DENSE[1:])]
+        bs = [tf.Variable(np.zeros(n, np.float32)) for n in DENSE[1:]]
+        x = tf.constant(f32(100, DENSE[0]))
+        y = tf.constant(rng.integers(0, DENSE[-1], 100))
+        vs = ws + bs
+
+        def step():
+            with tf.GradientTape() as tape:
+                h = x
+                for i, (w, b) in enumerate(zip(ws, bs)):
+                    h = tf.matmul(h, w) + b
+                    if i < len(ws) - 1:
+                        h = tf.nn.relu(h)
+                loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(y, h))
+            for v, g in zip(vs, tape.gradient(loss, vs)):
+                v.assign_sub(0.01 * g)
+            return loss
+        return tf.function(step) if compiled else step
+    rows[DENSE_ROW] = lambda: dense(False)
+    rows[DENSE_ROW + " (function)"] = lambda: dense(True)
+
     def while_scalar():
         f = tf.function(lambda n: tf.while_loop(lambda i, s: i < n, lambda i, s: (i + 1, s + i), (0, 0))[1])
         n = tf.constant(100_000)
@@ -152,6 +177,30 @@ def _numpy_rows(np):
                 np.subtract(v, 0.01 * g, out=v)
         return step
     rows["MLP 784-256-10 SGD step, batch 128"] = mlp
+
+    def dense():
+        ws = [f32(m, n) * np.float32(np.sqrt(2 / m)) for m, n in zip(DENSE[:-1], DENSE[1:])]
+        bs = [np.zeros(n, np.float32) for n in DENSE[1:]]
+        x, y = f32(100, DENSE[0]), rng.integers(0, DENSE[-1], 100)
+
+        def step():
+            hs = [x]
+            for i, (w, b) in enumerate(zip(ws, bs)):
+                z = hs[-1] @ w + b
+                hs.append(np.maximum(z, 0) if i < len(ws) - 1 else z)
+            z = hs[-1] - hs[-1].max(1, keepdims=True)
+            p = np.exp(z)
+            p /= p.sum(1, keepdims=True)
+            p[np.arange(100), y] -= 1
+            dz = p / 100
+            for i in range(len(ws) - 1, -1, -1):
+                gw, gb = hs[i].T @ dz, dz.sum(0)
+                if i:
+                    dz = (dz @ ws[i].T) * (hs[i] > 0)
+                np.subtract(ws[i], 0.01 * gw, out=ws[i])
+                np.subtract(bs[i], 0.01 * gb, out=bs[i])
+        return step
+    rows[DENSE_ROW] = dense
     return rows
 
 
@@ -209,6 +258,33 @@ def _jax_rows(jax, np):
             state[0][0].block_until_ready()
         return run
     rows["MLP 784-256-10 SGD step, batch 128 (function)"] = mlp
+
+    def dense():
+        params = ([f32(m, n) * np.float32(np.sqrt(2 / m)) for m, n in zip(DENSE[:-1], DENSE[1:])] +
+                  [jnp.zeros(n) for n in DENSE[1:]])
+        x, y = f32(100, DENSE[0]), jnp.asarray(rng.integers(0, DENSE[-1], 100))
+        k = len(DENSE) - 1
+
+        def loss(p):
+            h = x
+            for i in range(k):
+                h = h @ p[i] + p[k + i]
+                if i < k - 1:
+                    h = jax.nn.relu(h)
+            return -jnp.mean(jnp.take_along_axis(jax.nn.log_softmax(h), y[:, None], 1))
+
+        @jax.jit
+        def step(p):
+            g = jax.grad(loss)(p)
+            return [a - 0.01 * b for a, b in zip(p, g)]
+        state = [params]
+        step(params)[0].block_until_ready()
+
+        def run():
+            state[0] = step(state[0])
+            state[0][0].block_until_ready()
+        return run
+    rows[DENSE_ROW + " (function)"] = dense
 
     def while_scalar():
         f = jax.jit(lambda n: jax.lax.while_loop(lambda c: c[0] < n, lambda c: (c[0] + 1, c[1] + c[0]), (0, 0))[1])

@@ -344,3 +344,23 @@ def test_tensor_shape_converts_to_its_dims():
         tf.convert_to_tensor(tf.TensorShape([None, 10]))
     with pytest.raises(TypeError, match="Allowed dtypes are tf.int32 and tf.int64"):
         tf.convert_to_tensor(tf.TensorShape([2]), tf.float32)
+
+
+def test_int_lists_convert_as_in_tf():
+    # Flat lists and tuples of Python ints convert in C++; the results are TF's (values from TF 2.21).
+    cases = [(([1, 2],), tf.int32, [1, 2]), (((1, 2 ** 31),), tf.int64, [1, 2 ** 31]),
+             (([-2 ** 31, 2 ** 31 - 1],), tf.int32, [-2 ** 31, 2 ** 31 - 1]),
+             (([1, -2 ** 31 - 1], tf.int64), tf.int64, [1, -2 ** 31 - 1]),
+             (([1, 2 ** 63], tf.uint64), tf.uint64, [1, 2 ** 63]), (([3, 4], tf.float32), tf.float32, [3.0, 4.0]),
+             (([5], tf.int64), tf.int64, [5])]
+    for args, dtype, want in cases:
+        t = tf.constant(*args)
+        assert t.dtype == dtype and t.numpy().tolist() == want
+    with pytest.raises(ValueError, match="out-of-range integer"):
+        tf.constant([2 ** 63])
+    with pytest.raises(TypeError):
+        tf.reduce_sum(tf.ones([2, 3]), [0.5])
+    assert tf.reduce_sum(tf.ones([2, 3]), (0, 1)).numpy() == 6.0
+    assert tf.reshape(tf.range(6), (3, -1)).shape == (3, 2)
+    g = tf.function(lambda x: tf.reshape(x, [2, -1])).get_concrete_function(tf.TensorSpec([6]))
+    assert g.structured_outputs.shape == (2, 3)  # the list is a constant inference reads

@@ -319,7 +319,7 @@ def test_matmul_bias_relu():
 
     x = tf.constant(rs.randn(4, 16).astype(np.float32))
     types, _, _ = optimized(tf.function(f), x)
-    assert 'MatMul' in types
+    assert '_FusedMatMul' in types and 'MatMul' not in types
     check_equal_everywhere(f, x)
 
 

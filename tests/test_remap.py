@@ -1,6 +1,7 @@
 """The remapping pass: Conv2D -> BiasAdd (-> Relu) chains in traced functions become _FusedConv2D
-nodes whose kernels add the bias and take the Relu on the convolution's sums; results are bitwise
-those of the unfused ops, on every convolution kernel variant."""
+nodes whose kernels add the bias and take the Relu on the convolution's sums, and MatMul -> BiasAdd
+or bias-like AddV2 (-> Relu) chains _FusedMatMul nodes; results are bitwise those of the unfused
+ops, on every convolution kernel variant and on both GEMMs."""
 import numpy as np
 import pytest
 
@@ -147,3 +148,173 @@ def test_fused_conv_errors():
     with pytest.raises(tf.errors.UnimplementedError, match="fused_ops"):
         execute("_FusedConv2D", [x, w, tf.ones([3])],
                       {"strides": [1, 1, 1, 1], "padding": "SAME", "fused_ops": ["BiasAdd", "Elu"]})
+
+
+# ---- MatMul -> BiasAdd / AddV2 (-> Relu) as _FusedMatMul ----
+MATMUL_CASES = [  # a shape, b shape, transpose_a, transpose_b
+    ((5, 7), (7, 3), False, False),
+    ((100, 784), (784, 1024), False, False),  # split over threads by rows
+    ((8, 300), (300, 520), False, False),  # split by columns (M < N)
+    ((7, 5), (3, 7), True, True),
+    ((64, 33), (64, 40), True, False),
+]
+
+
+def _mm_fn(kind, relu, ta, tb, w, b):
+    def f(x):
+        y = tf.matmul(x, w, transpose_a=ta, transpose_b=tb)
+        y = {"bias_add": lambda: tf.nn.bias_add(y, b), "add": lambda: y + b, "radd": lambda: b + y}[kind]()
+        return tf.nn.relu(y) if relu else y
+    return f
+
+
+@pytest.mark.parametrize("kind", ["bias_add", "add", "radd"])
+@pytest.mark.parametrize("relu", [True, False], ids=["relu", "bias"])
+@pytest.mark.parametrize("xs, ws, ta, tb", MATMUL_CASES)
+@pytest.mark.parametrize("blas", [True, False], ids=["blas", "eigen"])
+def test_fused_matmul_equals_unfused_bitwise(xs, ws, ta, tb, relu, kind, blas):
+    prev = _core.blas_enabled()
+    _core.set_blas_enabled(blas)
+    try:
+        x = rng.standard_normal(xs).astype(np.float32)
+        x.flat[::11] = np.nan  # NaN stays NaN through the Relu, as tf.nn.relu keeps it
+        w = tf.constant(rng.standard_normal(ws).astype(np.float32))
+        n = ws[0] if tb else ws[1]
+        b = tf.constant(rng.standard_normal(n).astype(np.float32))
+        f = _mm_fn(kind, relu, ta, tb, w, b)
+        types, og = _types(tf.function(f), x)
+        assert "_FusedMatMul" in types and "MatMul" not in types and "Relu" not in types
+        fused = next(n for n in og.nodes() if n.type == "_FusedMatMul")
+        assert fused.attrs()["fused_ops"] == (["BiasAdd", "Relu"] if relu else ["BiasAdd"])
+        on, off, eager = _run(f, True, x).numpy(), _run(f, False, x).numpy(), f(x).numpy()
+        np.testing.assert_array_equal(on, off)  # the same bits, hence within 1 ulp
+        np.testing.assert_array_equal(on, eager)
+    finally:
+        _core.set_blas_enabled(prev)
+
+
+def test_matmul_adds_that_are_not_biases_stay_unfused():
+    x = rng.standard_normal((4, 5)).astype(np.float32)
+    w = tf.constant(rng.standard_normal((5, 3)).astype(np.float32))
+
+    def full_add(x):  # a [4, 3] addend is no bias
+        return tf.matmul(x, w) + tf.ones([4, 3])
+
+    def row_add(x):  # nor is a [4, 1] one
+        return tf.nn.relu(tf.matmul(x, w) + tf.ones([4, 1]))
+
+    def product_read_twice(x):
+        y = tf.matmul(x, w)
+        return y + tf.ones([3]), y
+
+    for f in (full_add, row_add, product_read_twice):
+        types, _ = _types(tf.function(f), x)
+        assert "_FusedMatMul" not in types and "MatMul" in types, f.__name__
+        for a, b in zip(tf.nest.flatten(_run(f, True, x)), tf.nest.flatten(_run(f, False, x))):
+            np.testing.assert_array_equal(a.numpy(), b.numpy())
+
+
+def test_dense_training_step_same_with_and_without_remapping():
+    # The dense net of benchmarks/side_by_side.py: forward layers fuse, SGD updates agree bit for bit.
+    def train(remapping):
+        _optimizer._options.clear()
+        tf.config.optimizer.set_experimental_options({"remapping": remapping})
+        r = np.random.default_rng(1)
+        sizes = (20, 32, 16, 5)
+        ws = [tf.Variable(r.standard_normal((m, n)).astype(np.float32) * 0.3) for m, n in zip(sizes, sizes[1:])]
+        bs = [tf.Variable(r.standard_normal(n).astype(np.float32) * 0.1) for n in sizes[1:]]
+        x = tf.constant(r.standard_normal((10, 20)).astype(np.float32))
+        y = tf.constant(r.integers(0, 5, 10))
+
+        @tf.function
+        def step():
+            with tf.GradientTape() as tape:
+                h = x
+                for i, (w, b) in enumerate(zip(ws, bs)):
+                    h = tf.matmul(h, w) + b
+                    if i < len(ws) - 1:
+                        h = tf.nn.relu(h)
+                loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(y, h))
+            for v, g in zip(ws + bs, tape.gradient(loss, ws + bs)):
+                v.assign_sub(0.05 * g)
+            return loss
+        losses = [step().numpy() for _ in range(4)]
+        return losses, [v.numpy() for v in ws + bs], _types(step)[0]
+
+    losses_on, weights_on, types_on = train(True)
+    losses_off, weights_off, types_off = train(False)
+    assert types_on.count("_FusedMatMul") == 3 and "_FusedMatMul" not in types_off
+    np.testing.assert_array_equal(losses_on, losses_off)
+    for a, b in zip(weights_on, weights_off):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_fused_matmul_errors():
+    a, b = tf.ones([2, 3]), tf.ones([3, 4])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="as many biases"):
+        execute("_FusedMatMul", [a, b, tf.ones([3])], {"fused_ops": ["BiasAdd"]})
+    with pytest.raises(tf.errors.UnimplementedError, match="fused_ops"):
+        execute("_FusedMatMul", [a, b, tf.ones([4])], {"fused_ops": ["BiasAdd", "Elu"]})
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Matrix size-incompatible"):
+        execute("_FusedMatMul", [a, tf.ones([2, 4]), tf.ones([4])], {"fused_ops": ["BiasAdd"]})
+
+
+# ---- AssignSubVariableOp(Mul(scalar, g)) as ResourceApplyGradientDescent ----
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_sgd_update_fused_equals_unfused_bitwise(dtype):
+    start = rng.standard_normal((300, 257)).astype(dtype)
+    g = tf.constant(rng.standard_normal((300, 257)).astype(dtype))
+
+    def run(remapping):
+        v = tf.Variable(start)
+        _optimizer._options.clear()
+        tf.config.optimizer.set_experimental_options({"remapping": remapping})
+
+        @tf.function
+        def step(lr):
+            v.assign_sub(lr * g)
+            v.assign_sub(g * 0.37)
+        for lr in (0.1, 3.0, 1e-7):
+            step(tf.constant(lr, dtype))
+        return v.numpy(), _types(step, tf.constant(0.1, dtype))[0]
+
+    on, types_on = run(True)
+    off, types_off = run(False)
+    # float32 only: the pass leaves other dtypes alone.
+    if dtype == np.float32:
+        assert types_on.count("ResourceApplyGradientDescent") == 2 and "AssignSubVariableOp" not in types_on
+    assert "ResourceApplyGradientDescent" not in types_off
+    np.testing.assert_array_equal(on, off)
+    want = start.copy()
+    for lr in (0.1, 3.0, 1e-7):
+        want = want - dtype(lr) * g.numpy()
+        want = want - g.numpy() * dtype(0.37)
+    np.testing.assert_array_equal(on, want)  # NumPy rounds the product first too
+
+
+def test_sgd_update_keeps_values_read_before_it():
+    v = tf.Variable(np.ones((4, 3), np.float32))
+    g = tf.constant(np.full((4, 3), 2.0, np.float32))
+
+    @tf.function
+    def step():
+        before = v.read_value()  # held across the update: the update must not write into it
+        v.assign_sub(0.5 * g)
+        return before, v.read_value()
+    types, _ = _types(tf.function(step.python_function))
+    assert "ResourceApplyGradientDescent" in types
+    before, after = step()
+    np.testing.assert_array_equal(before.numpy(), np.ones((4, 3), np.float32))
+    np.testing.assert_array_equal(after.numpy(), np.zeros((4, 3), np.float32))
+
+
+def test_resource_apply_gradient_descent_errors():
+    v = tf.Variable(np.ones((2, 3), np.float32))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"var and delta do not have the same shape\[2,3\] \[3\]"):
+        execute("ResourceApplyGradientDescent", [v.handle, tf.constant(0.5), tf.ones([3])])
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"alpha is not a scalar: \[2\]"):
+        execute("ResourceApplyGradientDescent", [v.handle, tf.ones([2]), tf.ones([2, 3])])
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        execute("ResourceApplyGradientDescent", [v.handle, tf.constant(0.5, tf.float64), tf.ones([2, 3], tf.float64)])
+    execute("ResourceApplyGradientDescent", [v.handle, tf.constant(0.5), tf.ones([2, 3])])
+    np.testing.assert_array_equal(v.numpy(), np.full((2, 3), 0.5, np.float32))

@@ -193,3 +193,28 @@ def test_device_is_creation_device():
     with tf.device("/cpu:0"):
         v = tf.Variable(1.0)
     assert v.device.endswith("device:CPU:0")
+
+
+def test_updates_never_change_values_someone_holds():
+    # assign_add/assign_sub write into the variable's memory only when nothing else holds it.
+    start = np.arange(6, dtype=np.float32).reshape(2, 3)
+    v = tf.Variable(start)
+    held = [v.read_value(), v.numpy(), tf.reshape(v, [6]), v.value()[0]]
+    v.assign_sub(tf.ones([2, 3]))
+    v.assign_add(tf.fill([2, 3], 0.5))
+    for h, want in zip(held, [start, start, start.reshape(6), start[0]]):
+        np.testing.assert_array_equal(np.asarray(h), want)
+    np.testing.assert_array_equal(v.numpy(), start - 0.5)
+
+    def address():
+        return v.numpy().__array_interface__["data"][0]
+    del held
+    before = address()
+    v.assign_sub(tf.fill([2, 3], 0.25))  # nothing holds the value: updated in place
+    assert address() == before
+    np.testing.assert_array_equal(v.numpy(), start - 0.75)
+    v.assign_add(v)  # the delta is the variable's own value: a fresh tensor
+    np.testing.assert_array_equal(v.numpy(), 2 * (start - 0.75))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="shapes must be equal"):
+        v.assign_sub(tf.ones([3]))
+    np.testing.assert_array_equal(v.numpy(), 2 * (start - 0.75))

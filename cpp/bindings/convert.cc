@@ -3,6 +3,7 @@
 
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -49,6 +50,33 @@ Tensor float_scalar(double v, DType hint) {
   DType dt = (dtype_is_floating(hint) || dtype_is_complex(hint)) ? hint : DType::kFloat32;
   Tensor t = TensorImpl::empty(dt, Shape());
   EF_DISPATCH_POD(dt, (void)0, *t->data<T>() = static_cast<T>(v));
+  return t;
+}
+
+// A flat list or tuple of Python ints as an int32/int64 vector (shapes, axes, perms: the lists
+// gradient functions and wrappers pass on every call), or null for anything this does not cover
+// (empty, nested, other element types, values out of range), which the Python converter handles.
+Tensor int_vector(PyObject* o, DType dtype) {
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+  if (n == 0 || n > 64) return nullptr;
+  int64_t v[64];
+  bool fits32 = true;
+  PyObject** items = PySequence_Fast_ITEMS(o);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (!PyLong_CheckExact(items[i])) return nullptr;  // bool is not exact int
+    int overflow = 0;
+    v[i] = PyLong_AsLongLongAndOverflow(items[i], &overflow);
+    if (overflow) return nullptr;
+    fits32 = fits32 && v[i] >= std::numeric_limits<int32_t>::min() && v[i] <= std::numeric_limits<int32_t>::max();
+  }
+  if (dtype == DType::kInvalid) dtype = fits32 ? DType::kInt32 : DType::kInt64;
+  if (dtype == DType::kInt32 && !fits32) return nullptr;
+  Tensor t = TensorImpl::empty(dtype, Shape({static_cast<int64_t>(n)}));
+  if (dtype == DType::kInt32) {
+    for (Py_ssize_t i = 0; i < n; ++i) t->data<int32_t>()[i] = static_cast<int32_t>(v[i]);
+  } else {
+    std::copy(v, v + n, t->data<int64_t>());
+  }
   return t;
 }
 
@@ -322,6 +350,8 @@ Tensor convert_value(py::handle v, DType dtype, bool exact) {
     return string_scalar(v);
   }
   if (any && py::isinstance<py::array>(v)) return from_numpy(v);
+  if ((PyList_CheckExact(o) || PyTuple_CheckExact(o)) && (any || dtype == DType::kInt32 || dtype == DType::kInt64))
+    if (Tensor t = int_vector(o, dtype)) return t;
   if (!fallback()) throw TypeError("eagerflow conversion is not initialized");
   py::object r = fallback()(v, any ? py::object(py::none()) : py::object(py::int_(static_cast<int>(dtype))),
                             py::bool_(exact));

@@ -25,9 +25,11 @@ std::vector<TensorKey> keys_of(const std::vector<Tensor>& ts) {
 
 // The entries on some path from a source to a target, last recorded first (the order the
 // backward pass visits them). Entries are recorded in execution order, so that order is a
-// reverse topological order.
-std::vector<std::shared_ptr<TapeEntry>> prune(const Tape& tape, const std::vector<TensorKey>& targets,
-                                              const std::vector<TensorKey>& sources) {
+// reverse topological order. With each entry: the indices of its inputs that no source reaches
+// (TF's Operation.skip_input_indices), whose gradients nothing will read.
+using PrunedTape = std::pair<std::vector<std::shared_ptr<TapeEntry>>, std::vector<std::vector<int>>>;
+
+PrunedTape prune(const Tape& tape, const std::vector<TensorKey>& targets, const std::vector<TensorKey>& sources) {
   const auto& entries = tape.entries();
   std::unordered_set<TensorKey> reach(sources.begin(), sources.end());
   std::vector<char> forward(entries.size(), 0);
@@ -42,7 +44,7 @@ std::vector<std::shared_ptr<TapeEntry>> prune(const Tape& tape, const std::vecto
       for (const Tensor& t : entries[i]->outputs) reach.insert(tensor_key(*t));
   }
   std::unordered_set<TensorKey> need(targets.begin(), targets.end());
-  std::vector<std::shared_ptr<TapeEntry>> out;
+  PrunedTape out;
   for (size_t i = entries.size(); i-- > 0;) {
     if (!forward[i]) continue;
     bool used = false;
@@ -53,8 +55,15 @@ std::vector<std::shared_ptr<TapeEntry>> prune(const Tape& tape, const std::vecto
       }
     }
     if (!used) continue;
-    for (const Tensor& t : entries[i]->inputs) need.insert(tensor_key(*t));
-    out.push_back(entries[i]);
+    std::vector<int> skip;
+    const auto& inputs = entries[i]->inputs;
+    for (size_t j = 0; j < inputs.size(); ++j) {
+      const TensorKey k = tensor_key(*inputs[j]);
+      need.insert(k);
+      if (!reach.count(k)) skip.push_back(static_cast<int>(j));
+    }
+    out.first.push_back(entries[i]);
+    out.second.push_back(std::move(skip));
   }
   return out;
 }
@@ -105,6 +114,7 @@ void init_tape(py::module_& m) {
       .def("num_entries", [](const Tape& t) { return t.entries().size(); })
       .def("entries", [](const Tape& t) { return t.entries(); })
       .def("watched_variables", [](const Tape& t) { return t.watched_variables(); })
+      // (entries, skip_input_indices per entry): see prune.
       .def("prune", [](const Tape& t, const std::vector<TensorKey>& targets, const std::vector<TensorKey>& sources) {
         return prune(t, targets, sources);
       });

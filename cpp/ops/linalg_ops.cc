@@ -64,6 +64,23 @@ EF_REGISTER_OP([] {
                                                kMatMulKernels}});
 }());
 
+// MatMul + BiasAdd (+ Relu) as one node, made by the optimizer's remapping pass (TF's grappler
+// remapper makes the same op): the kernel applies the bias and activation to each block of the
+// product while it is in cache. The bias is the one extra input (TF's `args`).
+void infer_fused_matmul(InferContext& c) {
+  infer_matmul(c);
+  fused_matmul_relu(c.attrs);
+}
+
+EF_REGISTER_OP([] {
+  OpDef d;
+  d.name = "_FusedMatMul";
+  d.inputs = {"a", "b", "bias"};
+  d.attrs = {"transpose_a", "transpose_b", "fused_ops"};
+  d.infer = infer_fused_matmul;
+  return std::move(d).with_types({"T", "T", "T"}, {{"T", "float", dtype_bit(DType::kFloat32)}});
+}());
+
 EF_REGISTER_OP([] {
   OpDef d;
   d.name = "BatchMatMulV2";
@@ -81,6 +98,13 @@ EF_REGISTER_OP([] {
 void check_type_pair(const OpDef& op, DType a, DType b) {
   check_matmul_type(op, a);
   check_same_dtype(op, a, b, 1);
+}
+
+bool fused_matmul_relu(const Attrs& attrs) {
+  const std::vector<std::string> ops = attrs.get<std::vector<std::string>>("fused_ops", {});
+  if (ops.empty() || ops[0] != "BiasAdd" || ops.size() > 2 || (ops.size() == 2 && ops[1] != "Relu"))
+    throw_error(Code::kUnimplemented, "_FusedMatMul: fused_ops must be [BiasAdd] or [BiasAdd, Relu]");
+  return ops.size() == 2;
 }
 
 Shape matmul_output_shape(const OpDef& op, const Shape& a, const Shape& b, bool ta, bool tb) {

@@ -12,4 +12,8 @@ Shape matmul_output_shape(const OpDef& op, const Shape& a, const Shape& b, bool 
 // Broadcast batch dims + [M, N] for BatchMatMulV2.
 Shape batch_matmul_shape(const Shape& x, const Shape& y, bool adj_x, bool adj_y);
 
+// _FusedMatMul's fused_ops: true for [BiasAdd, Relu], false for [BiasAdd]; anything else is
+// UnimplementedError.
+bool fused_matmul_relu(const Attrs& attrs);
+
 }  // namespace ef

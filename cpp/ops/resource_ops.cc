@@ -1,4 +1,5 @@
-// Op definitions: ReadVariableOp, AssignVariableOp, AssignAddVariableOp, AssignSubVariableOp.
+// Op definitions: ReadVariableOp, AssignVariableOp, AssignAddVariableOp, AssignSubVariableOp,
+// ResourceApplyGradientDescent.
 // All are stateful so automatic control dependencies keep reads and writes in program order.
 #include "ops/resource_ops.h"
 
@@ -40,6 +41,16 @@ EF_REGISTER_OP(def("AssignAddVariableOp", {"resource", "value"}, infer_assign)
                    .with_types({"resource", "dtype"}, {{"dtype", nullptr, kTypesNumeric | kBitsRare}}));
 EF_REGISTER_OP(def("AssignSubVariableOp", {"resource", "value"}, infer_assign)
                    .with_types({"resource", "dtype"}, {{"dtype", nullptr, kTypesNumeric | kBitsRare}}));
+
+// var -= alpha * delta in one pass over memory (TF's op; the remapping pass also makes it of an
+// AssignSubVariableOp of a Mul by a scalar, the SGD update `v.assign_sub(lr * g)`).
+OpDef apply_gradient_descent() {
+  OpDef d = def("ResourceApplyGradientDescent", {"var", "alpha", "delta"}, infer_assign);
+  d.attrs = {"T", "use_locking"};
+  return d;
+}
+EF_REGISTER_OP(apply_gradient_descent().with_types(
+    {"resource", "T", "T"}, {{"T", "float, double", dtype_bit(DType::kFloat32) | dtype_bit(DType::kFloat64)}}));
 
 }  // namespace
 }  // namespace ef

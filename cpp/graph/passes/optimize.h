@@ -15,7 +15,7 @@ namespace ef {
   X(bool, pruning, true)                                                                         \
   X(bool, constant_folding, true)                                                                \
   X(bool, common_subexpression_elimination, true)                                                \
-  X(bool, remapping, true) /* Conv2D + BiasAdd (+ Relu) as _FusedConv2D */                      \
+  X(bool, remapping, true) /* Conv2D / MatMul + BiasAdd (+ Relu) as _FusedConv2D / _FusedMatMul */ \
   X(bool, elementwise_fusion, true)                                                              \
   X(bool, memory_planning, true)                                                                 \
   X(bool, loop_optimization, true) /* scalar While loops run in the scalar interpreter */        \

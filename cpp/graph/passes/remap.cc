@@ -1,6 +1,11 @@
 // Remapping (TF grappler's remapper): Conv2D -> BiasAdd (-> Relu) chains become one _FusedConv2D
-// node, so the bias and activation run on the convolution's tiles before they are stored instead
-// of as two more passes over its output. Only when the intermediate values have no other use.
+// node and MatMul -> BiasAdd (-> Relu) chains one _FusedMatMul node, so the bias and activation run
+// on the product's tiles or blocks before they leave the cache instead of as two more passes over
+// its output. An AddV2 of a MatMul and a vector of its last dimension's size is a BiasAdd here (TF's
+// bias-semantic add: `tf.matmul(x, w) + b`). An AssignSubVariableOp of a Mul by a scalar (the SGD
+// update `v.assign_sub(lr * g)`) becomes ResourceApplyGradientDescent: one pass over the variable
+// instead of writing and re-reading the scaled gradient. Only when the intermediate values have no
+// other use.
 #include <string>
 
 #include "eager/context.h"
@@ -34,17 +39,38 @@ bool remap(OptimizedGraph& og) {
   for (const auto& up : g.nodes())
     for (const Node* c : up->control_inputs) pinned[c->id] = 1;
 
-  const OpDef& fused = get_op("_FusedConv2D");
+  const OpDef& fused_conv = get_op("_FusedConv2D");
+  const OpDef& fused_matmul = get_op("_FusedMatMul");
   std::vector<char> dead(n, 0);
   bool changed = false;
   for (const auto& up : g.nodes()) {
     Node* bias_add = up.get();
-    if (bias_add->type() != "BiasAdd" || dead[bias_add->id] || !nhwc(*bias_add) || !on_cpu(*bias_add)) continue;
-    Node* conv = bias_add->inputs[0].node;
-    if (conv->type() != "Conv2D" || bias_add->inputs[0].index != 0 || !nhwc(*conv)) continue;
-    if (!private_value(*conv, uses, pinned) || !bias_add->control_inputs.empty()) continue;
-    if (bias_add->inputs[1].node->out_dtypes[bias_add->inputs[1].index] != DType::kFloat32) continue;
-    // The node that becomes the fused one: the Relu when it is BiasAdd's only reader.
+    if (dead[bias_add->id] || !on_cpu(*bias_add) || !bias_add->control_inputs.empty()) continue;
+    // The product and the bias, in the add's input order.
+    Endpoint product, bias;
+    if (bias_add->type() == "BiasAdd" && nhwc(*bias_add)) {
+      product = bias_add->inputs[0];
+      bias = bias_add->inputs[1];
+    } else if (bias_add->type() == "AddV2") {
+      for (int i = 0; i < 2 && !product.node; ++i) {
+        const Endpoint& p = bias_add->inputs[i];
+        const Endpoint& v = bias_add->inputs[1 - i];
+        const Shape& ps = p.node->out_shapes[p.index];
+        const Shape& vs = v.node->out_shapes[v.index];
+        if (p.node->type() == "MatMul" && ps.rank_known() && ps.rank() == 2 && ps[1] >= 0 && vs.rank_known() &&
+            vs.rank() == 1 && vs[0] == ps[1]) {
+          product = p;
+          bias = v;
+        }
+      }
+    }
+    Node* prod = product.node;
+    if (!prod || product.index != 0 || dead[prod->id]) continue;
+    const bool conv = prod->type() == "Conv2D" && bias_add->type() == "BiasAdd" && nhwc(*prod);
+    if (!conv && prod->type() != "MatMul") continue;
+    if (!private_value(*prod, uses, pinned)) continue;
+    if (bias.node->out_dtypes[bias.index] != DType::kFloat32) continue;
+    // The node that becomes the fused one: the Relu when it is the add's only reader.
     Node* tail = bias_add;
     std::vector<std::string> ops = {"BiasAdd"};
     if (private_value(*bias_add, uses, pinned)) {
@@ -55,16 +81,44 @@ bool remap(OptimizedGraph& og) {
       }
     }
     Attrs a;
-    for (const char* name : {"T", "strides", "padding", "explicit_paddings", "data_format", "dilations"})
-      if (const AttrValue* v = conv->attrs.find(name)) a.set(name, *v);
+    const std::initializer_list<const char*> conv_attrs = {"T", "strides", "padding", "explicit_paddings",
+                                                           "data_format", "dilations"};
+    const std::initializer_list<const char*> matmul_attrs = {"T", "transpose_a", "transpose_b"};
+    for (const char* name : conv ? conv_attrs : matmul_attrs)
+      if (const AttrValue* v = prod->attrs.find(name)) a.set(name, *v);
     a.set("fused_ops", ops);
-    tail->inputs = {conv->inputs[0], conv->inputs[1], bias_add->inputs[1]};
-    tail->control_inputs = conv->control_inputs;
-    tail->op = &fused;
+    tail->inputs = {prod->inputs[0], prod->inputs[1], bias};
+    tail->control_inputs = prod->control_inputs;
+    tail->op = conv ? &fused_conv : &fused_matmul;
     tail->attrs = std::move(a);
-    dead[conv->id] = 1;
+    dead[prod->id] = 1;
     if (tail != bias_add) dead[bias_add->id] = 1;
     changed = true;
+  }
+  const OpDef& apply_gd = get_op("ResourceApplyGradientDescent");
+  for (const auto& up : g.nodes()) {
+    Node* assign = up.get();
+    if (assign->type() != "AssignSubVariableOp" || dead[assign->id] || !on_cpu(*assign)) continue;
+    Node* mul = assign->inputs[1].node;
+    if (mul->type() != "Mul" || dead[mul->id] || !private_value(*mul, uses, pinned)) continue;
+    const Shape& out = mul->out_shapes[0];
+    for (int i = 0; i < 2; ++i) {
+      const Endpoint& alpha = mul->inputs[i];
+      const Endpoint& delta = mul->inputs[1 - i];
+      const Shape& as = alpha.node->out_shapes[alpha.index];
+      if (as.rank_known() && as.rank() == 0 && out.fully_defined() &&
+          delta.node->out_shapes[delta.index] == out) {
+        Attrs a;
+        a.set("T", DType::kFloat32);
+        a.set("use_locking", false);
+        assign->inputs = {assign->inputs[0], alpha, delta};
+        assign->op = &apply_gd;
+        assign->attrs = std::move(a);
+        dead[mul->id] = 1;
+        changed = true;
+        break;
+      }
+    }
   }
   if (changed) rebuild(og, dead);
   return changed;

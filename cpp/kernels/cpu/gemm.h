@@ -1,6 +1,7 @@
 // Batched matrix products (the BLAS or Eigen's GEMM, split across threads by rows, columns or batches).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "core/dtype.h"
@@ -19,5 +20,13 @@ struct MatDims {
 template <typename S>
 void batch_gemm(const S* x, const S* y, S* out, const std::vector<int64_t>& x_off, const std::vector<int64_t>& y_off,
                 const MatDims& d);
+
+// A block [r0, r1) x [c0, c1) of a product's output, handed to a GEMM epilogue.
+using GemmEpilogue = std::function<void(int64_t r0, int64_t r1, int64_t c0, int64_t c1)>;
+
+// One float product (d.ca/d.cb unused) split across threads exactly as batch_gemm splits it, so
+// the products are the same bits; `epilogue` then runs on each thread's block of `out` right after
+// that block's product, while the block is still in cache (MatMul + BiasAdd + Relu as one pass).
+void gemm_f32_epilogue(const float* x, const float* y, float* out, const MatDims& d, const GemmEpilogue& epilogue);
 
 }  // namespace ef

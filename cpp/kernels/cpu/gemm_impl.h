@@ -52,21 +52,26 @@ void gemm_run(const EA& A, const EB& B, S* c, bool parallel) {
   }
 }
 
-// Splits the rows (or columns) of c across threads like gemm_run, one BLAS call per block.
+// Splits the rows (or columns) of c across threads like gemm_run, one BLAS call per block (then the
+// epilogue, when given, on that block).
 template <typename S>
-void gemm_blas(const S* a, const S* b, S* c, int64_t M, int64_t N, int64_t K, bool ta, bool tb, bool parallel) {
+void gemm_blas(const S* a, const S* b, S* c, int64_t M, int64_t N, int64_t K, bool ta, bool tb, bool parallel,
+               const GemmEpilogue* epilogue = nullptr) {
   const int64_t lda = ta ? M : K, ldb = tb ? K : N, nt = num_threads();
   if (!parallel || nt <= 1 || M * N * K < kParallelMacs) {
     blas_gemm(ta, tb, M, N, K, a, lda, b, ldb, c, N);
+    if (epilogue) (*epilogue)(0, M, 0, N);
   } else if (M >= N) {
     const int64_t grain = ((M + nt - 1) / nt + 7) / 8 * 8;
     parallel_for(M, grain, [&](int64_t s, int64_t e) {
       blas_gemm(ta, tb, e - s, N, K, a + (ta ? s : s * K), lda, b, ldb, c + s * N, N);
+      if (epilogue) (*epilogue)(s, e, 0, N);
     });
   } else {
     const int64_t grain = ((N + nt - 1) / nt + 15) / 16 * 16;
     parallel_for(N, grain, [&](int64_t s, int64_t e) {
       blas_gemm(ta, tb, M, e - s, K, a, lda, b + (tb ? s * K : s), ldb, c + s, N);
+      if (epilogue) (*epilogue)(0, M, s, e);
     });
   }
 }

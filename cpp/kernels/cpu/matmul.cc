@@ -64,6 +64,41 @@ void matmul_kernel(KernelContext& c) {
   run(a, b, out, {0}, {0}, d);
 }
 
+// _FusedMatMul: MatMul + BiasAdd (+ Relu). The same product as MatMul's (same split, same BLAS
+// calls), then on each block the unfused ops' float operations (v + bias, v < 0 ? 0 : v), so the
+// result is the same bits as the three ops.
+void fused_matmul_kernel(KernelContext& c) {
+  const TensorImpl& a = *c.input(0);
+  const TensorImpl& b = *c.input(1);
+  const TensorImpl& bias = *c.input(2);
+  check_type_pair(c.op, a.dtype(), b.dtype());
+  const bool ta = c.attrs.get<bool>("transpose_a", false), tb = c.attrs.get<bool>("transpose_b", false);
+  const bool relu = fused_matmul_relu(c.attrs);
+  const Shape os = matmul_output_shape(c.op, a.shape(), b.shape(), ta, tb);
+  if (bias.dtype() != DType::kFloat32 || bias.rank() != 1 || bias.shape()[0] != os[1])
+    throw_error(Code::kInvalidArgument, "Must provide as many biases as the last dimension of the input tensor: ",
+                bias.shape().to_string(), " vs. ", os.to_string());
+  TensorImpl* out = c.allocate_output(0, a.dtype(), os);
+  if (out->num_elements() == 0) return;
+  const int64_t N = os[1];
+  float* o = out->data<float>();
+  const float* pb = bias.data<float>();
+  const MatDims d{os[0], N, a.shape()[ta ? 0 : 1], ta, tb, false, false};
+  gemm_f32_epilogue(a.data<float>(), b.data<float>(), o, d, [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+    for (int64_t r = r0; r < r1; ++r) {
+      float* row = o + r * N;
+      if (relu) {
+        for (int64_t j = c0; j < c1; ++j) {
+          const float v = row[j] + pb[j];
+          row[j] = v < 0.0f ? 0.0f : v;
+        }
+      } else {
+        for (int64_t j = c0; j < c1; ++j) row[j] = row[j] + pb[j];
+      }
+    }
+  });
+}
+
 void batch_matmul_kernel(KernelContext& c) {
   const TensorImpl& x = *c.input(0);
   const TensorImpl& y = *c.input(1);
@@ -100,6 +135,7 @@ void batch_matmul_kernel(KernelContext& c) {
 }
 
 EF_REGISTER_CPU_KERNEL("MatMul", matmul_kernel);
+EF_REGISTER_CPU_KERNEL("_FusedMatMul", fused_matmul_kernel);
 EF_REGISTER_CPU_KERNEL("BatchMatMulV2", batch_matmul_kernel);
 
 }  // namespace

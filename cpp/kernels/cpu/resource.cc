@@ -31,8 +31,10 @@ void assign_kernel(KernelContext& c) {
 }
 
 // The lock spans read, compute and swap: two threads adding to one variable never both start from
-// the same value (TF's resource variables give exact totals). The new value is a fresh tensor: the
-// variable's current buffer may be held by readers, so it is never written in place.
+// the same value (TF's resource variables give exact totals). When nothing but the variable holds
+// its current tensor (no live read, no view of its bytes, no NumPy array over it) the elementwise
+// kernel writes the new value into that tensor's memory (the executor's input forwarding), as NumPy's
+// `v -= d` does; otherwise the new value is a fresh tensor and readers keep the old one.
 template <bool kAdd>
 void update_kernel(KernelContext& c) {
   VariableState& v = state_of(c);
@@ -41,11 +43,20 @@ void update_kernel(KernelContext& c) {
   static const OpDef& sub = get_op("Sub");
   const OpDef& op = kAdd ? add : sub;
   std::lock_guard<std::mutex> l(v.mu);
-  const Tensor cur = variable_value(v);
-  if (cur->shape() != delta->shape())
-    throw_error(Code::kInvalidArgument, "Cannot update variable with shape ", list_text(cur->shape()),
+  const Shape& cur = variable_value(v)->shape();
+  if (cur != delta->shape())
+    throw_error(Code::kInvalidArgument, "Cannot update variable with shape ", list_text(cur),
                 " using a Tensor with shape ", list_text(delta->shape()), ", shapes must be equal.");
-  v.value = run_kernel(op, select_kernel(op), {cur, delta}, Attrs())[0];
+  std::vector<Tensor> in{std::move(v.value), delta};
+  std::vector<Tensor> out;
+  try {
+    run_kernel_into(op, select_kernel(op), in, Attrs(), out, /*may_forward=*/true);
+  } catch (...) {
+    v.value = std::move(in[0]);
+    throw;
+  }
+  // A forwarded output only borrows the input's object: the variable keeps the owning reference.
+  v.value = out[0].get() == in[0].get() ? std::move(in[0]) : std::move(out[0]);
 }
 
 EF_REGISTER_CPU_KERNEL("ReadVariableOp", read_kernel);

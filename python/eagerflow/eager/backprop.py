@@ -52,15 +52,17 @@ def _no_recording():
 class _OpView:
     """What a gradient function sees of a recorded op call (an Operation-like view)."""
 
-    __slots__ = ("_entry", "type", "name", "inputs", "outputs")
-    skip_input_indices = None  # TF's hint (inputs whose gradients are not needed): always all needed
+    __slots__ = ("_entry", "type", "name", "inputs", "outputs", "skip_input_indices")
 
-    def __init__(self, entry):
+    def __init__(self, entry, skip_input_indices=None, op_type=None, inputs=None, outputs=None):
         self._entry = entry
-        self.type = entry.type
+        self.type = entry.type if op_type is None else op_type
         self.name = entry.name
-        self.inputs = entry.inputs
-        self.outputs = entry.outputs
+        self.inputs = entry.inputs if inputs is None else inputs
+        self.outputs = entry.outputs if outputs is None else outputs
+        # TF's hint: the inputs no source reaches, whose gradients nobody reads (None: all needed).
+        # Gradient functions may skip computing them and return None in their place.
+        self.skip_input_indices = skip_input_indices
 
     def get_attr(self, name):
         kv = self._entry.attr(name)
@@ -93,6 +95,9 @@ def _zeros_for(x):
 
 
 def _ones_for(x):
+    if x._shape_tuple == () and x.dtype.is_floating:  # a scalar loss: the common seed, converted in C++
+        with _no_recording():
+            return _core.convert_to_tensor(1.0, x._dtype_enum)
     with _no_recording():
         from eagerflow.ops.creation_ops import ones, ones_like
         shape = x._shape_tuple
@@ -135,20 +140,23 @@ def _backward(ctape, target_keys, initial_grads, source_keys):
     for k, g in zip(target_keys, initial_grads):
         if g is not None:
             grads.setdefault(k, []).append(g)
-    for entry in ctape.prune(target_keys, source_keys):
-        outputs = entry.outputs
+    entries, skips = ctape.prune(target_keys, source_keys)
+    for entry, skip in zip(entries, skips):
         out_grads = [_aggregate(grads, k) for k in entry.output_keys]
         if all(g is None for g in out_grads):
             continue
-        if entry.type not in _SPARSE_PASS_THROUGH:
+        op_type = entry.type
+        if op_type not in _SPARSE_PASS_THROUGH:
             out_grads = [g._as_tensor() if isinstance(g, IndexedSlices) else g for g in out_grads]
         custom = entry.custom_gradient
         if custom is not None:
             fn = custom
         else:
-            fn = get_gradient_function(entry.type)  # LookupError when nothing is registered
+            fn = get_gradient_function(op_type)  # LookupError when nothing is registered
             if fn is None:  # non-differentiable: its inputs get no gradient
                 continue
+        # Read once: each read of an entry's tensor lists builds new Python lists.
+        inputs, outputs = entry.inputs, entry.outputs
         if len(outputs) > 1 and not getattr(fn, "accepts_none_gradients", False):
             # Gradient functions get a tensor for every differentiable output (unless they say
             # they take None for outputs with no gradient: function calls, whose saved values
@@ -158,15 +166,14 @@ def _backward(ctape, target_keys, initial_grads, source_keys):
         if custom is not None:
             in_grads = fn(*out_grads)
         else:
-            in_grads = fn(_OpView(entry), *out_grads)
+            in_grads = fn(_OpView(entry, tuple(skip), op_type, inputs, outputs), *out_grads)
         if not isinstance(in_grads, (list, tuple)):
             in_grads = [in_grads]
-        inputs = entry.inputs
         if len(in_grads) != len(inputs):
             raise ValueError("Num gradients %d generated for op %s do not match num inputs %d"
-                             % (len(in_grads), entry.type, len(inputs)))
-        for k, x, g in zip(entry.input_keys, inputs, in_grads):
-            if g is None or not _is_trainable(x.dtype):
+                             % (len(in_grads), op_type, len(inputs)))
+        for i, (k, x, g) in enumerate(zip(entry.input_keys, inputs, in_grads)):
+            if g is None or i in skip or not _is_trainable(x.dtype):
                 continue
             if not isinstance(g, (_Tensor, IndexedSlices)):
                 from eagerflow.framework.convert import convert_to_tensor
@@ -372,13 +379,15 @@ class GradientTape:
         """d(sum of `target`)/d(each of `sources`), as a structure like `sources`."""
         ctape = self._begin_gradient()
         unconnected = _unconnected(unconnected_gradients)
-        flat_sources = nest.flatten(sources)
+        # A plain list or tuple of variables and tensors (the usual sources) needs no nest walk.
+        plain = type(sources) in (list, tuple) and all(isinstance(s, (Variable, _Tensor)) for s in sources)
+        flat_sources = list(sources) if plain else nest.flatten(sources)
         flat_targets = nest.flatten(target)
         try:
             flat = _gradient_flat(ctape, flat_targets, flat_sources, output_gradients, unconnected)
         finally:
             self._end_gradient()
-        return nest.pack_sequence_as(sources, flat)
+        return type(sources)(flat) if plain else nest.pack_sequence_as(sources, flat)
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE, parallel_iterations=None,
                  experimental_use_pfor=True):

@@ -21,6 +21,13 @@ def attr(op, name, default=None):
     return default if v is None else v
 
 
+def needs(op, i):
+    """Whether anything reads the gradient of op's input i: an eager tape names the inputs no source
+    reaches in op.skip_input_indices (TF's hint), so gradient functions can leave them None."""
+    skip = getattr(op, "skip_input_indices", None)
+    return not skip or i not in skip
+
+
 def static_value(t):
     """The value of `t` as a NumPy array when it is known now (eager, or a graph Const), else None.
 

@@ -15,6 +15,7 @@ import numpy as np
 from eagerflow.framework import dtypes
 from eagerflow.framework.gradient_registry import RegisterGradient, no_gradient
 from eagerflow.ops import _execute
+from eagerflow.ops._grad_util import needs
 from eagerflow.ops import array_ops, creation_ops, linalg_ops, math_ops, reduction_ops
 
 
@@ -63,8 +64,16 @@ def _reduce_to(grad, x):
 
 
 def _binary(op, gx, gy):
+    """Each input's gradient reduced to its shape; gx and gy are the broadcast gradients, or
+    callables computing them, left uncalled for an input whose gradient nobody reads."""
     x, y = op.inputs
-    return [_reduce_to(gx, x), _reduce_to(gy, y)]
+    return [_reduce_to(_wanted(op, 0, gx), x), _reduce_to(_wanted(op, 1, gy), y)]
+
+
+def _wanted(op, i, g):
+    if not needs(op, i):
+        return None
+    return g() if callable(g) else g
 
 
 def _reduction_axes(op):
@@ -364,26 +373,26 @@ def _add_grad(op, grad):
 
 @RegisterGradient("Sub")
 def _sub_grad(op, grad):
-    return _binary(op, grad, -grad)
+    return _binary(op, grad, lambda: -grad)
 
 
 @RegisterGradient("Mul")
 def _mul_grad(op, grad):
     x, y = op.inputs
-    return _binary(op, grad * _conj(y), _conj(x) * grad)
+    return _binary(op, lambda: grad * _conj(y), lambda: _conj(x) * grad)
 
 
 @RegisterGradient("RealDiv")
 def _real_div_grad(op, grad):
     x, y = _conj(op.inputs[0]), _conj(op.inputs[1])
-    return _binary(op, grad / y, grad * (-x / y / y))
+    return _binary(op, lambda: grad / y, lambda: grad * (-x / y / y))
 
 
 @RegisterGradient("Atan2")
 def _atan2_grad(op, grad):
     y, x = op.inputs
     g = grad / (math_ops.square(y) + math_ops.square(x))
-    return _binary(op, x * g, -y * g)
+    return _binary(op, lambda: x * g, lambda: -y * g)
 
 
 def _not_zero(x):
@@ -393,26 +402,27 @@ def _not_zero(x):
 @RegisterGradient("Xlogy")
 def _xlogy_grad(op, grad):
     x, y = op.inputs
-    return _binary(op, math_ops.xlogy(_not_zero(x), y) * grad, math_ops.xdivy(x, y) * grad)
+    return _binary(op, lambda: math_ops.xlogy(_not_zero(x), y) * grad, lambda: math_ops.xdivy(x, y) * grad)
 
 
 @RegisterGradient("Xdivy")
 def _xdivy_grad(op, grad):
     x, y = op.inputs
-    return _binary(op, math_ops.xdivy(_not_zero(x), y) * grad, math_ops.xdivy(-x, math_ops.square(y)) * grad)
+    return _binary(op, lambda: math_ops.xdivy(_not_zero(x), y) * grad,
+                   lambda: math_ops.xdivy(-x, math_ops.square(y)) * grad)
 
 
 @RegisterGradient("DivNoNan")
 def _div_no_nan_grad(op, grad):
     x, y = _conj(op.inputs[0]), _conj(op.inputs[1])
-    return _binary(op, math_ops.divide_no_nan(grad, y),
-                   grad * math_ops.divide_no_nan(math_ops.divide_no_nan(-x, y), y))
+    return _binary(op, lambda: math_ops.divide_no_nan(grad, y),
+                   lambda: grad * math_ops.divide_no_nan(math_ops.divide_no_nan(-x, y), y))
 
 
 @RegisterGradient("MulNoNan")
 def _mul_no_nan_grad(op, grad):
     x, y = op.inputs
-    return _binary(op, math_ops.multiply_no_nan(grad, y), math_ops.multiply_no_nan(x, grad))
+    return _binary(op, lambda: math_ops.multiply_no_nan(grad, y), lambda: math_ops.multiply_no_nan(x, grad))
 
 
 @RegisterGradient("NextAfter")
@@ -443,7 +453,7 @@ def _maximum_grad(op, grad):
     x, y = op.inputs
     zeros = creation_ops.zeros_like(grad)
     mask = math_ops.greater_equal(x, y)
-    return _binary(op, array_ops.where(mask, grad, zeros), array_ops.where(mask, zeros, grad))
+    return _binary(op, lambda: array_ops.where(mask, grad, zeros), lambda: array_ops.where(mask, zeros, grad))
 
 
 @RegisterGradient("Minimum")
@@ -451,29 +461,32 @@ def _minimum_grad(op, grad):
     x, y = op.inputs
     zeros = creation_ops.zeros_like(grad)
     mask = math_ops.less_equal(x, y)
-    return _binary(op, array_ops.where(mask, grad, zeros), array_ops.where(mask, zeros, grad))
+    return _binary(op, lambda: array_ops.where(mask, grad, zeros), lambda: array_ops.where(mask, zeros, grad))
 
 
 @RegisterGradient("SquaredDifference")
 def _squared_difference_grad(op, grad):
     x, y = op.inputs
     d = grad * (math_ops.cast(2, grad.dtype) * (x - y))
-    return _binary(op, d, -d)
+    return _binary(op, d, lambda: -d)
 
 
 @RegisterGradient("Pow")
 def _pow_grad(op, grad):
     x, y = _conj(op.inputs[0]), _conj(op.inputs[1])
     z = _conj(op.outputs[0])
-    one = math_ops.cast(1, y.dtype)
-    gx = grad * y * math_ops.pow(x, y - one)
-    # d/dy x^y = log(x) x^y, taken as 0 where x = 0, and where x < 0 for real x (TF's convention: no
-    # NaN at x = 0; a negative real base has no real logarithm).
-    zero = math_ops.cast(0, x.dtype)
-    mask = math_ops.not_equal(x, zero) if x.dtype.is_complex else math_ops.greater(x, zero)
-    safe_x = array_ops.where(mask, x, creation_ops.ones_like(x))
-    log_x = array_ops.where(mask, math_ops.log(safe_x), creation_ops.zeros_like(x))
-    gy = grad * z * log_x
+
+    def gx():
+        return grad * y * math_ops.pow(x, y - math_ops.cast(1, y.dtype))
+
+    def gy():
+        # d/dy x^y = log(x) x^y, taken as 0 where x = 0, and where x < 0 for real x (TF's convention:
+        # no NaN at x = 0; a negative real base has no real logarithm).
+        zero = math_ops.cast(0, x.dtype)
+        mask = math_ops.not_equal(x, zero) if x.dtype.is_complex else math_ops.greater(x, zero)
+        safe_x = array_ops.where(mask, x, creation_ops.ones_like(x))
+        log_x = array_ops.where(mask, math_ops.log(safe_x), creation_ops.zeros_like(x))
+        return grad * z * log_x
     return _binary(op, gx, gy)
 
 
@@ -565,14 +578,19 @@ def _cumprod_grad(op, grad):
 def _matmul_grad(op, grad):
     a, b = _conj(op.inputs[0]), _conj(op.inputs[1])
     ta, tb = bool(_attr(op, "transpose_a", False)), bool(_attr(op, "transpose_b", False))
-    mm = linalg_ops.matmul
-    if not ta and not tb:
-        return [mm(grad, b, transpose_b=True), mm(a, grad, transpose_a=True)]
-    if not ta and tb:
-        return [mm(grad, b), mm(grad, a, transpose_a=True)]
-    if ta and not tb:
-        return [mm(b, grad, transpose_b=True), mm(a, grad)]
-    return [mm(b, grad, transpose_a=True, transpose_b=True), mm(grad, a, transpose_a=True, transpose_b=True)]
+
+    def mm(x, y, transpose_a=False, transpose_b=False):  # MatMul itself: its inputs are rank 2, conj applied
+        return _execute.execute1("MatMul", [x, y], {"transpose_a": transpose_a, "transpose_b": transpose_b})
+    # Only the products someone reads: the gradient of a layer's input data is as costly as the
+    # forward product and usually unwanted (TF's skip_input_indices).
+    ga = gb = None
+    if needs(op, 0):
+        ga = (mm(grad, b, transpose_b=True) if not ta and not tb else mm(grad, b) if not ta else
+              mm(b, grad, transpose_b=True) if not tb else mm(b, grad, transpose_a=True, transpose_b=True))
+    if needs(op, 1):
+        gb = (mm(a, grad, transpose_a=True) if not ta and not tb else mm(grad, a, transpose_a=True) if not ta else
+              mm(a, grad) if not tb else mm(grad, a, transpose_a=True, transpose_b=True))
+    return [ga, gb]
 
 
 @RegisterGradient("BatchMatMulV2")
@@ -580,14 +598,13 @@ def _batch_matmul_grad(op, grad):
     x, y = op.inputs
     ax, ay = bool(_attr(op, "adj_x", False)), bool(_attr(op, "adj_y", False))
     mm = linalg_ops.matmul
-    if not ax and not ay:
-        gx, gy = mm(grad, y, adjoint_b=True), mm(x, grad, adjoint_a=True)
-    elif not ax and ay:
-        gx, gy = mm(grad, y), mm(grad, x, adjoint_a=True)
-    elif ax and not ay:
-        gx, gy = mm(y, grad, adjoint_b=True), mm(x, grad)
-    else:
-        gx, gy = mm(y, grad, adjoint_a=True, adjoint_b=True), mm(grad, x, adjoint_a=True, adjoint_b=True)
+    gx = gy = None
+    if needs(op, 0):
+        gx = (mm(grad, y, adjoint_b=True) if not ax and not ay else mm(grad, y) if not ax else
+              mm(y, grad, adjoint_b=True) if not ay else mm(y, grad, adjoint_a=True, adjoint_b=True))
+    if needs(op, 1):
+        gy = (mm(x, grad, adjoint_a=True) if not ax and not ay else mm(grad, x, adjoint_a=True) if not ax else
+              mm(x, grad) if not ay else mm(grad, x, adjoint_a=True, adjoint_b=True))
     # Broadcast batch dims sum back to each input's batch shape.
     return [_reduce_to(gx, x), _reduce_to(gy, y)]
 

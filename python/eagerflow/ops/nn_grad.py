@@ -101,6 +101,11 @@ def _sparse_xent_grad(op, grad_loss, grad_backprop):
     return [grad, None]
 
 
+# The backprop output rarely has a gradient: None there (not zeros) skips the softmax Jacobian term
+# (TF skips it for its zeros tensors).
+_sparse_xent_grad.accepts_none_gradients = True
+
+
 @RegisterGradient("SoftmaxCrossEntropyWithLogits")
 def _xent_grad(op, grad_loss, grad_backprop):
     # A broadcast operand (a dim of 1) gets its gradient summed over that dim.
@@ -115,6 +120,9 @@ def _xent_grad(op, grad_loss, grad_backprop):
         grad_labels = _add(grad_labels, execute1("Neg", [grad_backprop]))
     return [None if grad_logits is None else u.sum_to_shape(grad_logits, logits),
             None if grad_labels is None else u.sum_to_shape(grad_labels, labels)]
+
+
+_xent_grad.accepts_none_gradients = True
 
 
 @RegisterGradient("L2Loss")
@@ -136,7 +144,7 @@ def _leaky_relu_grad_grad(op, grad):
 @RegisterGradient("BiasAdd")
 def _bias_add_grad(op, grad):
     fmt = u.attr(op, "data_format", "NHWC")
-    return [grad, execute1("BiasAddGrad", [grad], {"data_format": fmt})]
+    return [grad, execute1("BiasAddGrad", [grad], {"data_format": fmt}) if u.needs(op, 1) else None]
 
 
 @RegisterGradient("BiasAddGrad")
@@ -166,8 +174,8 @@ def _conv_attrs(op):
 def _conv2d_grad(op, grad):
     x, w = op.inputs
     a = _conv_attrs(op)
-    return [execute1("Conv2DBackpropInput", [u.shape(x), w, grad], a),
-            execute1("Conv2DBackpropFilter", [x, u.shape(w), grad], a)]
+    return [execute1("Conv2DBackpropInput", [u.shape(x), w, grad], a) if u.needs(op, 0) else None,
+            execute1("Conv2DBackpropFilter", [x, u.shape(w), grad], a) if u.needs(op, 1) else None]
 
 
 @RegisterGradient("Conv2DBackpropInput")
@@ -188,8 +196,8 @@ def _conv2d_backprop_filter_grad(op, grad):
 def _depthwise_grad(op, grad):
     x, w = op.inputs
     a = _conv_attrs(op)
-    return [execute1("DepthwiseConv2dNativeBackpropInput", [u.shape(x), w, grad], a),
-            execute1("DepthwiseConv2dNativeBackpropFilter", [x, u.shape(w), grad], a)]
+    return [execute1("DepthwiseConv2dNativeBackpropInput", [u.shape(x), w, grad], a) if u.needs(op, 0) else None,
+            execute1("DepthwiseConv2dNativeBackpropFilter", [x, u.shape(w), grad], a) if u.needs(op, 1) else None]
 
 
 @RegisterGradient("DepthwiseConv2dNativeBackpropInput")

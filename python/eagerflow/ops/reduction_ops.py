@@ -25,6 +25,8 @@ def _axes(x, axis):
         return _all_axes(x.ndim)
     if isinstance(axis, (int, _core.Tensor)):
         return _execute.convert_to_tensor(axis, _INT32)
+    if type(axis) in (list, tuple):  # ints convert in C++; anything else falls back to the exact rules below
+        return _execute.convert_to_tensor(axis, _INT32, True)
     # Lists, tuples, NumPy values: exactly, so a float axis is a TypeError as in TF; then as a
     # constant of the graph being built (inference sees its value).
     t = convert.convert_to_tensor(axis, dtype=dtypes.int32)
