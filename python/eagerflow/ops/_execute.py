@@ -24,11 +24,35 @@ def execute1(name, inputs, attrs=None, node_name=None):
 
 convert_to_tensor = _core.convert_to_tensor  # (value, dtype_hint_enum=None), fast C++ path
 
+_INT32 = 3  # DataType enum
+_INT32_MIN, _INT32_MAX = -(2 ** 31), 2 ** 31 - 1
+
+
+def _beyond_int32(x):
+    if type(x) is int:
+        return not _INT32_MIN <= x <= _INT32_MAX
+    return isinstance(x, (list, tuple)) and any(_beyond_int32(v) for v in x)
+
+
+def index_tensor(x):
+    """An index-like op input (shape, axis, multiples) as TF's op fast path converts it: int32, or
+    int64 where a Python int needs it (an int32 hint would wrap it, as TF's dtype_hint does)."""
+    return convert_to_tensor(x) if _beyond_int32(x) else convert_to_tensor(x, _INT32)
+
 
 def binary_inputs(x, y):
     """The operands of a binary op converted like TF's op inputs: the first tensor or variable
     fixes the dtype (else x's own dtype does) and the other operand must convert to it exactly
     (TypeError where a Python value does not fit; NumPy values are cast)."""
+    try:
+        return _binary_inputs(x, y)
+    except SystemError as e:  # TF's op fast path raises the uint64 OverflowError, not convert's SystemError
+        if not isinstance(e.__cause__, OverflowError):
+            raise
+        raise OverflowError(str(e.__cause__)) from None
+
+
+def _binary_inputs(x, y):
     if isinstance(x, _core.Tensor):
         return x, convert_to_tensor(y, x._dtype_enum, True)
     if _tensor_like(y) and not hasattr(x, "_as_tensor"):

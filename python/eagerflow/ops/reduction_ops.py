@@ -24,7 +24,7 @@ def _axes(x, axis):
     if axis is None:
         return _all_axes(x.ndim)
     if isinstance(axis, (int, _core.Tensor)):
-        return _execute.convert_to_tensor(axis, _INT32)
+        return _execute.index_tensor(axis)
     # Lists, tuples, NumPy values: exactly, so a float axis is a TypeError as in TF; then as a
     # constant of the graph being built (inference sees its value).
     t = convert.convert_to_tensor(axis, dtype=dtypes.int32)
