@@ -202,6 +202,22 @@ def test_python_ints_in_ops_and_graphs_as_tensorflow(d):
         np.testing.assert_array_equal((tf.constant([1, 2], d) * -1).numpy(), [_wrapped(-1, d), _wrapped(-2, d)])
 
 
+def test_index_arguments_convert_as_tensorflow():
+    # A Python int converts as the op's int32 attr (wrapping, as TF's fast path does); a list infers
+    # int64 where a value needs it.
+    x, big = tf.ones([2, 3]), 2 ** 32
+    assert tf.reduce_sum(x, axis=big).shape == (3,)
+    assert tf.expand_dims(x, big).shape == (1, 2, 3)
+    assert tf.concat([x, x], big).shape == (4, 3)
+    assert tf.one_hot([0], big + 2).shape == (1, 2)
+    assert tf.zeros([big, 0]).shape == (big, 0) and tf.random.normal([big + 1, 0]).shape == (big + 1, 0)
+    assert tf.tile(x, [big, 0]).shape == (2 * big, 0)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Invalid reduction dimension"):
+        tf.reduce_sum(x, axis=[big])
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.reshape(x, [big + 6])
+
+
 @pytest.mark.parametrize("value, d", [(1.5, tf.uint32), ([1.5], tf.uint16), (True, tf.uint32), (True, tf.bfloat16),
                                       (1 + 1j, tf.bfloat16)])
 def test_python_values_that_do_not_convert(value, d):

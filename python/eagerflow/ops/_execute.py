@@ -28,16 +28,17 @@ _INT32 = 3  # DataType enum
 _INT32_MIN, _INT32_MAX = -(2 ** 31), 2 ** 31 - 1
 
 
-def _beyond_int32(x):
-    if type(x) is int:
-        return not _INT32_MIN <= x <= _INT32_MAX
-    return isinstance(x, (list, tuple)) and any(_beyond_int32(v) for v in x)
+def list_beyond_int32(x):
+    """Whether x is a (nested) list or tuple holding a Python int beyond int32."""
+    if not isinstance(x, (list, tuple)):
+        return False
+    return any(not _INT32_MIN <= v <= _INT32_MAX if type(v) is int else list_beyond_int32(v) for v in x)
 
 
 def index_tensor(x):
-    """An index-like op input (shape, axis, multiples) as TF's op fast path converts it: int32, or
-    int64 where a Python int needs it (an int32 hint would wrap it, as TF's dtype_hint does)."""
-    return convert_to_tensor(x) if _beyond_int32(x) else convert_to_tensor(x, _INT32)
+    """An index-like op input (shape, axis, multiples) as TF's op fast path converts it: a Python
+    int as the attr's int32 (wrapping, as TF does), a list as int32 unless a value needs int64."""
+    return convert_to_tensor(x) if list_beyond_int32(x) else convert_to_tensor(x, _INT32)
 
 
 def binary_inputs(x, y):

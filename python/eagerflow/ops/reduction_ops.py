@@ -27,7 +27,8 @@ def _axes(x, axis):
         return _execute.index_tensor(axis)
     # Lists, tuples, NumPy values: exactly, so a float axis is a TypeError as in TF; then as a
     # constant of the graph being built (inference sees its value).
-    t = convert.convert_to_tensor(axis, dtype=dtypes.int32)
+    t = convert.convert_to_tensor(axis) if _execute.list_beyond_int32(axis) else convert.convert_to_tensor(
+        axis, dtype=dtypes.int32)
     if t._is_symbolic or _core.current_graph() is None:
         return t
     return _execute.convert_to_tensor(t.numpy(), _INT32)
