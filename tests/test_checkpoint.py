@@ -53,6 +53,37 @@ def test_files_are_byte_identical_to_tensorflows(tmp_path):
     assert not [f for f in os.listdir(tmp_path / "m") if "tempstate" in f]
 
 
+def _rare_variables():
+    return dict(u16=tf.Variable(tf.constant([1, 65535], tf.uint16)),
+                u32=tf.Variable(tf.constant([[7], [4294967295]], tf.uint32)),
+                u64=tf.Variable(tf.constant(2 ** 64 - 2, tf.uint64)),
+                bf=tf.Variable(tf.constant([1.5, -0.1, 3e38, float("inf")], tf.bfloat16)),
+                bf0=tf.Variable(tf.constant(0.1, tf.bfloat16)),
+                c128=tf.Variable(tf.constant([1 + 2j, -3.5j], tf.complex128)))
+
+
+def test_rare_dtypes_are_stored_as_tensorflow_stores_them(tmp_path):
+    # TF 2.21 wrote these for the same variables: bfloat16 as its 16 bits, the others as their bytes.
+    prefix = tf.train.Checkpoint(**_rare_variables()).write(str(tmp_path / "rare"))
+    assert _sha(prefix + ".index") == "92112ed50847f586f1b4a38958295c97bad5edbb1730d9b88994b8c77eafddc7"
+    assert _sha(prefix + ".data-00000-of-00001") == "bc7e4b1b70a78a17b7c387950ce47eedc7987decc6c40c5691314d57fd79e565"
+    reader = tf.train.load_checkpoint(prefix)
+    dtypes = reader.get_variable_to_dtype_map()
+    assert [dtypes[f"{k}/.ATTRIBUTES/VARIABLE_VALUE"] for k in ("u16", "u32", "u64", "bf", "bf0", "c128")] == [
+        tf.uint16, tf.uint32, tf.uint64, tf.bfloat16, tf.bfloat16, tf.complex128]
+    bf = reader.get_tensor("bf/.ATTRIBUTES/VARIABLE_VALUE")
+    assert bf.dtype == tf.bfloat16.as_numpy_dtype  # ml_dtypes' bfloat16, else float32
+    np.testing.assert_array_equal(bf.astype(np.float32), [1.5, -0.10009765625, 3.00405527047391e38, np.inf])
+    assert float(reader.get_tensor("bf0/.ATTRIBUTES/VARIABLE_VALUE")) == 0.10009765625
+    assert reader.get_tensor("u64/.ATTRIBUTES/VARIABLE_VALUE") == 2 ** 64 - 2
+
+    fresh = {k: tf.Variable(tf.zeros_like(v)) for k, v in _rare_variables().items()}
+    tf.train.Checkpoint(**fresh).restore(prefix).assert_consumed()
+    for k, v in _rare_variables().items():
+        assert fresh[k].dtype == v.dtype
+        np.testing.assert_array_equal(tf.cast(fresh[k], tf.complex128).numpy(), tf.cast(v, tf.complex128).numpy())
+
+
 def test_restore_module_values_by_path(tmp_path):
     saved = _Nested()
     prefix = tf.train.Checkpoint(m=saved).write(str(tmp_path / "ck"))

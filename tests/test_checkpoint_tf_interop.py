@@ -105,6 +105,36 @@ def test_eagerflow_restores_tensorflows_checkpoint(tmp_path):
     assert tf.train.load_checkpoint(prefix).get_tensor("optimizer/_iterations/.ATTRIBUTES/VARIABLE_VALUE") == 1
 
 
+def test_rare_dtypes_restore_across_frameworks(tmp_path):
+    # bfloat16, uint16/32/64 and complex128 variables, each way.
+    values = dict(bf=[1.5, -0.1, 3e38], u16=[65535, 3], u32=[4294967295], u64=[2 ** 64 - 1, 5], c=[1 + 2j])
+    kinds = dict(bf="bfloat16", u16="uint16", u32="uint32", u64="uint64", c="complex128")
+    script = """
+        import ast
+        values, kinds = ast.literal_eval(sys.argv[2]), ast.literal_eval(sys.argv[3])
+        def make(scale):
+            return {k: tf.Variable(tf.constant(v, getattr(tf, kinds[k])) * scale) for k, v in values.items()}
+        if sys.argv[4] == "write":
+            tf.train.Checkpoint(**make(1)).write(sys.argv[1])
+        else:
+            got = make(0)
+            tf.train.Checkpoint(**got).restore(sys.argv[1]).expect_partial()  # save_counter: made on restore
+            for k, v in got.items():
+                want = tf.constant(values[k], getattr(tf, kinds[k]))
+                assert (tf.cast(v, tf.complex128).numpy() == tf.cast(want, tf.complex128).numpy()).all(), k
+            print("ok")
+    """
+    run_tf(script, tmp_path / "from_tf", values, kinds, "write")
+    got = {k: tf.Variable(tf.zeros([len(v)], getattr(tf, kinds[k]))) for k, v in values.items()}
+    tf.train.Checkpoint(**got).restore(str(tmp_path / "from_tf")).assert_consumed()
+    for k, v in got.items():
+        want = tf.constant(values[k], getattr(tf, kinds[k]))
+        np.testing.assert_array_equal(tf.cast(v, tf.complex128).numpy(), tf.cast(want, tf.complex128).numpy())
+    mine = {k: tf.Variable(tf.constant(v, getattr(tf, kinds[k]))) for k, v in values.items()}
+    tf.train.Checkpoint(**mine).write(str(tmp_path / "from_eagerflow"))
+    assert run_tf(script, tmp_path / "from_eagerflow", values, kinds, "read").strip() == "ok"
+
+
 def test_optimizer_slots_restore_across_frameworks(tmp_path):
     run_tf("""
         m, opt = model(), tf.keras.optimizers.Adam(0.1)

@@ -75,7 +75,6 @@ def test_fill_errors():
     ((0.0, 1.0, 0.1), {}, np.float32(0.0) + np.arange(10).astype(np.float32) * np.float32(0.1)),
     ((3, 3), {}, np.zeros(0, np.int32)),
     ((0, 5), {"dtype": tf.int64}, np.arange(5, dtype=np.int64)),
-    ((0, 4), {"dtype": tf.int8}, np.arange(4, dtype=np.int8)),
 ])
 def test_range(args, kwargs, expected):
     check(tf.range(*args, **kwargs), expected)

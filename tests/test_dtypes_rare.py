@@ -5,6 +5,7 @@ NumPy. Printed forms, cast results and errors are TensorFlow 2.21's (hard-coded 
 bfloat16 is computed in float32 and rounded to nearest even, as TF does; without ml_dtypes its
 tensors convert to float32 arrays, so the tests read them through a Cast to float32."""
 import math
+import operator
 
 import numpy as np
 import pytest
@@ -107,14 +108,114 @@ def test_numpy_round_trip(d):
         assert tf.constant(t.numpy()).dtype == tf.bfloat16 or ml_dtypes is None
 
 
-def test_python_ints_wrap_into_wide_unsigned_types():
-    # TF's eager converter wraps them (uint8 aside, whose range it checks).
-    np.testing.assert_array_equal(tf.constant([-1, 70000], tf.uint16).numpy(), [65535, 4464])
-    assert tf.constant(-1, tf.uint32).numpy() == 4294967295
-    assert tf.constant(2 ** 40, tf.uint32).numpy() == 0
-    assert tf.constant(70000, tf.uint16).numpy() == 4464
-    assert tf.constant(2 ** 63 + 5, tf.uint64).numpy() == 2 ** 63 + 5
-    np.testing.assert_array_equal((tf.constant([1, 2], tf.uint32) * -1).numpy(), [4294967295, 4294967294])
+# ---- Python ints into integer dtypes (TF 2.21's converter) ----
+
+_INTS = sorted({d for d in vars(tf.dtypes).values() if isinstance(d, tf.DType) and d.is_integer}, key=lambda d: d.name)
+_PY_INTS = [-1, 128, 300, -129, 70000, -70000, 2 ** 31, -2 ** 31 - 1, 2 ** 32 + 5, 2 ** 63 - 1, -2 ** 63, 2 ** 63,
+            -2 ** 63 - 1, 2 ** 64 - 1, 2 ** 64, -2 ** 64]
+_OUT_OF_RANGE = "Can't convert Python sequence with out-of-range integer to Tensor."
+_UINT64_OVERFLOW = "<class 'tensorflow.python.framework.ops.EagerTensor'> returned a result with an exception set"
+
+
+def _wrapped(v, d):
+    bits = 8 * d.size
+    v %= 2 ** bits
+    return v - 2 ** bits if not d.is_unsigned and v >= 2 ** (bits - 1) else v
+
+
+def _tf_int_conversion(v, d, wide=False):
+    """What TF 2.21's eager converter makes of Python int v for dtype d: ints of int64's range wrap
+    modulo 2**bits into every integer dtype; uint64 takes [0, 2**64) and raises the SystemError of
+    its unchecked OverflowError otherwise; anything else is out of range. (`wide`: graph constants,
+    which wrap all of [-2**63, 2**64).)"""
+    if wide:
+        return _wrapped(v, d) if -2 ** 63 <= v < 2 ** 64 else OverflowError
+    if d == tf.uint64:
+        return v if 0 <= v < 2 ** 64 else SystemError
+    return _wrapped(v, d) if -2 ** 63 <= v < 2 ** 63 else ValueError
+
+
+_ENTRY_POINTS = {
+    "constant": lambda v, d: tf.constant(v, d),
+    "constant of a list": lambda v, d: tf.constant([[v]], d)[0][0],
+    "convert_to_tensor": lambda v, d: tf.convert_to_tensor(v, d),
+    "Variable": lambda v, d: tf.Variable(v, dtype=d).read_value(),
+    "Variable.assign": lambda v, d: tf.Variable(tf.zeros([1], d)).assign([v]).read_value()[0],
+    "fill": lambda v, d: tf.fill([1], tf.constant(v, d))[0],
+    "x + v": lambda v, d: (tf.zeros([], d) + v),
+    "v + x": lambda v, d: (v + tf.zeros([], d)),
+    "v * x": lambda v, d: (v * tf.ones([], d)),
+    "tf.add": lambda v, d: tf.add(tf.zeros([], d), v),
+}
+
+
+@pytest.mark.parametrize("entry", sorted(_ENTRY_POINTS))
+@pytest.mark.parametrize("d", _INTS, ids=lambda d: d.name)
+def test_python_ints_convert_as_tensorflow(entry, d):
+    for v in _PY_INTS:
+        want = _tf_int_conversion(v, d)
+        if isinstance(want, int):
+            got = _ENTRY_POINTS[entry](v, d)
+            assert got.dtype == d and int(got.numpy()) == want, (v, got)
+            continue
+        with pytest.raises(want) as e:
+            _ENTRY_POINTS[entry](v, d)
+        if want is ValueError:
+            assert str(e.value) == _OUT_OF_RANGE
+        elif want is SystemError:
+            assert str(e.value) == _UINT64_OVERFLOW and isinstance(e.value.__cause__, OverflowError)
+            assert str(e.value.__cause__) == ("can't convert negative int to unsigned" if v < 0 else
+                                              "int too big to convert")
+
+
+@pytest.mark.parametrize("d", _INTS, ids=lambda d: d.name)
+def test_python_ints_in_ops_and_graphs_as_tensorflow(d):
+    x = tf.ones([], d)
+    for v in _PY_INTS:
+        # tf.cast converts v alone (int32, else int64) and casts that.
+        if -2 ** 63 <= v < 2 ** 63:
+            assert int(tf.cast(v, d).numpy()) == _wrapped(v, d)
+        else:
+            with pytest.raises(ValueError, match="out-of-range integer"):
+                tf.cast(v, d)
+        # An operator's right operand: TF's C++ fast path raises uint64's OverflowError itself.
+        want = _tf_int_conversion(v, d)
+        for op in (lambda: x * v, lambda: x - v, lambda: x == v, lambda: tf.maximum(x, v)):
+            if want is SystemError:
+                with pytest.raises(OverflowError):
+                    op()
+            elif want is ValueError:
+                with pytest.raises(ValueError, match="out-of-range integer"):
+                    op()
+            else:
+                op()
+        # Graph constants wrap [-2**63, 2**64).
+        want = _tf_int_conversion(v, d, wide=True)
+        with tf.Graph().as_default():
+            if want is OverflowError:
+                with pytest.raises(OverflowError, match="Python int too large to convert to C long"):
+                    tf.constant(v, d)
+            else:
+                assert tf.constant(v, d).op.get_attr("value").numpy() == want
+    assert (x * 300).numpy() == _wrapped(300, d)
+    if d != tf.uint64:
+        np.testing.assert_array_equal((tf.constant([1, 2], d) * -1).numpy(), [_wrapped(-1, d), _wrapped(-2, d)])
+
+
+def test_index_arguments_convert_as_tensorflow():
+    # A Python int converts as the op's int32 attr (wrapping, as TF's fast path does); a list infers
+    # int64 where a value needs it.
+    x, big = tf.ones([2, 3]), 2 ** 32
+    assert tf.reduce_sum(x, axis=big).shape == (3,)
+    assert tf.expand_dims(x, big).shape == (1, 2, 3)
+    assert tf.concat([x, x], big).shape == (4, 3)
+    assert tf.one_hot([0], big + 2).shape == (1, 2)
+    assert tf.zeros([big, 0]).shape == (big, 0) and tf.random.normal([big + 1, 0]).shape == (big + 1, 0)
+    assert tf.tile(x, [big, 0]).shape == (2 * big, 0)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Invalid reduction dimension"):
+        tf.reduce_sum(x, axis=[big])
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.reshape(x, [big + 6])
 
 
 @pytest.mark.parametrize("value, d", [(1.5, tf.uint32), ([1.5], tf.uint16), (True, tf.uint32), (True, tf.bfloat16),
@@ -595,3 +696,181 @@ def test_matmul_as_tensorflow():
     assert got.dtype == tf.complex128
     np.testing.assert_allclose(got.numpy(), a @ b, rtol=1e-14)
     assert tf.matmul([[1 + 1j]], [[1 + 1j]], adjoint_a=True).numpy()[0, 0] == 2
+
+
+# ---- ordering, unique, segment and range kernels ----
+
+# The dtypes among these that TF 2.21 has a CPU kernel of each op for (from TF's registry).
+_ORDERED = {tf.uint16, tf.uint32, tf.uint64, tf.bfloat16}
+_TF_KERNELS = {
+    "ArgMax": _ORDERED, "ArgMin": _ORDERED, "TopKV2": _ORDERED, "Unique": _ORDERED, "UniqueWithCounts": _ORDERED,
+    "SegmentMax": _ORDERED, "SegmentMin": _ORDERED, "UnsortedSegmentMax": _ORDERED, "UnsortedSegmentMin": _ORDERED,
+    "SegmentSum": set(RARE), "SegmentMean": set(RARE), "SegmentProd": set(RARE), "UnsortedSegmentSum": set(RARE),
+    "UnsortedSegmentProd": set(RARE), "Range": {tf.bfloat16},
+}
+_VALUE_ATTR = {"Range": "Tidx"}
+
+
+def _ids(v):
+    return v if isinstance(v, str) else v.name
+
+
+def _ordered_values(d, n, seed):
+    """n values of d with repeats, exact in d (no NaN), as float64 / Python-int NumPy arrays."""
+    rng = np.random.default_rng(seed)
+    if d.is_integer:
+        info = np.iinfo(d.as_numpy_dtype)
+        pool = np.array([0, 1, 7, info.max, info.max - 1, info.max // 2 + 1], d.as_numpy_dtype)
+        return pool[rng.integers(0, len(pool), n)]
+    if d.is_complex:
+        return (rng.integers(-3, 4, n) + 1j * rng.integers(-3, 4, n)).astype(np.complex128)
+    pool = _bf16_round([0.0, -2.5, 1.5, 3e38, -np.inf, np.inf, 0.10009765625, 100.0]).astype(np.float64)
+    return pool[rng.integers(0, len(pool), n)]
+
+
+def _ref_topk(row, k):
+    order = sorted(range(len(row)), key=lambda i: (-row[i], i))[:k]
+    return [row[i] for i in order], order
+
+
+def _segment_ref(name, x, ids, num, d):
+    """The segment reductions in Python numbers: ints wrap in d, bfloat16 rounds after each step."""
+    rnd = (lambda v: float(_bf16_round(v))) if d == tf.bfloat16 else (
+        (lambda v: int(v) % 2 ** (8 * d.size)) if d.is_integer else (lambda v: v))
+    op, unsorted = name.replace("Unsorted", "").replace("Segment", ""), name.startswith("Unsorted")
+    if op in ("Max", "Min"):  # the unsorted ones start from the type's extremes, the sorted ones from -inf / inf
+        init = (3.3895313892515355e38 if unsorted else np.inf) if d == tf.bfloat16 else int(np.iinfo(
+            d.as_numpy_dtype).max)
+        init = init if op == "Min" else -init if d == tf.bfloat16 else 0
+    else:
+        init = 1 if op == "Prod" else 0
+    out, count = [init] * num, [0] * num
+    for v, s in zip(x.tolist(), ids):
+        count[s] += 1
+        fold = {"Sum": operator.add, "Mean": operator.add, "Prod": operator.mul, "Max": max, "Min": min}[op]
+        out[s] = rnd(fold(out[s], v))
+    for s in range(num):
+        if count[s] == 0 and not unsorted and op != "Prod":
+            out[s] = 0
+        elif op == "Mean" and count[s] > 1:
+            out[s] = out[s] // count[s] if d.is_integer else rnd(out[s] / count[s])
+    return out
+
+
+def _run_ordered_op(name, d, x):
+    """(outputs as Python lists, references) of op `name` on values x of d."""
+    t = _tensor(x, d)
+    if name in ("ArgMax", "ArgMin"):
+        m = x.reshape(4, 6)
+        got = [_core.execute(_core.get_op(name), [tf.reshape(t, [4, 6]), tf.constant(a)], None)[0] for a in (0, 1)]
+        ref = [(np.argmax if name == "ArgMax" else np.argmin)(m, axis=a) for a in (0, 1)]
+        return [g.numpy().tolist() for g in got], [r.tolist() for r in ref]
+    if name == "TopKV2":
+        values, indices = tf.math.top_k(tf.reshape(t, [4, 6]), 4)
+        refs = [_ref_topk(row.tolist(), 4) for row in x.reshape(4, 6)]
+        return [_values(values).tolist(), indices.numpy().tolist()], [[r[0] for r in refs], [r[1] for r in refs]]
+    if name.startswith("Unique"):
+        seen = {}
+        for v in x.tolist():
+            seen.setdefault(v, len(seen))
+        out = _core.execute(_core.get_op(name), [t], {"out_idx": tf.int64})
+        got = [_values(out[0]).tolist(), out[1].numpy().tolist()] + ([out[2].numpy().tolist()] if len(out) > 2 else [])
+        ref = [list(seen), [seen[v] for v in x.tolist()]] + ([[x.tolist().count(v) for v in seen]] if len(out) > 2 else [])
+        return got, ref
+    ids = sorted(np.random.default_rng(len(name)).integers(0, 5, len(x)).tolist())
+    ids = [i for i in ids if i != 2]  # an empty segment
+    t, x = t[:len(ids)], x[:len(ids)]
+    if name.startswith("Unsorted"):
+        out = _core.execute(_core.get_op(name), [t, tf.constant(ids[::-1]), tf.constant(6)], None)[0]
+        return [_values(out).tolist()], [_segment_ref(name, x, ids[::-1], 6, d)]
+    out = _core.execute(_core.get_op(name), [t, tf.constant(ids)], None)[0]
+    return [_values(out).tolist()], [_segment_ref(name, x, ids, ids[-1] + 1, d)]
+
+
+def test_kernels_of_these_dtypes_are_tensorflows():
+    for name, want in _TF_KERNELS.items():
+        enums = _core.get_op(name).kernel_dtypes[_VALUE_ATTR.get(name, "T")]
+        assert {d for d in RARE if d.as_datatype_enum in enums} == want, name
+
+
+@pytest.mark.parametrize("name", sorted(set(_TF_KERNELS) - {"Range"}))
+@pytest.mark.parametrize("d", RARE, ids=_ids)
+def test_ordering_and_segment_kernels_match_numpy(name, d):
+    x = _ordered_values(d, 24, seed=len(name))
+    if d not in _TF_KERNELS[name]:  # TF's error: not in the op's allowed list, or no kernel
+        cls = tf.errors.NotFoundError if name.startswith("Unique") else tf.errors.InvalidArgumentError
+        with pytest.raises(cls, match="(?i)complex128"):
+            _run_ordered_op(name, d, x)
+        return
+    got, ref = _run_ordered_op(name, d, x)
+    for g, r in zip(got, ref):  # exact (complex means within rounding), NaN (inf - inf) as NaN
+        if d.is_complex and "Mean" in name:
+            np.testing.assert_allclose(np.array(g), np.array(r), rtol=1e-15)
+        else:
+            np.testing.assert_array_equal(np.array(g), np.array(r, dtype=np.array(g).dtype))
+
+
+def test_ordering_and_segments_as_tensorflow():
+    b = lambda v: tf.constant(v, tf.bfloat16)  # noqa: E731
+    ids = [0] * 10 + [1] * 3
+    data = b([0.1] * 10 + [1, 2, 4])
+    prods = b([1.1] * 10 + [3, 3, 3])
+    cases = [  # bfloat16 segments accumulate in bfloat16, step by step (unlike reduce_sum)
+        (tf.math.segment_sum(data, ids), [1.0078125, 7.0]),
+        (tf.math.segment_mean(data, ids), [0.1005859375, 2.328125]),
+        (tf.math.segment_prod(prods, ids), [2.609375, 27.0]),
+        (tf.math.unsorted_segment_sum(data, ids, 3), [1.0078125, 7.0, 0.0]),
+        (tf.math.unsorted_segment_mean(data, ids, 3), [0.1005859375, 2.328125, 0.0]),
+        (tf.math.unsorted_segment_prod(prods, ids, 3), [2.609375, 27.0, 1.0]),
+        (tf.math.unsorted_segment_max(data, ids, 3), [0.10009765625, 4.0, -3.3895313892515355e38]),
+        (tf.math.unsorted_segment_sqrt_n(data, ids, 3), [0.318359375, 4.03125, 0.0]),
+        (tf.math.segment_max(b([1., 2.]), [0, 2]), [1.0, 0.0, 2.0]),
+        (tf.math.unsorted_segment_max(tf.constant([1, 2], tf.uint32), [0, 0], 2), [2, 0]),
+        (tf.math.unsorted_segment_min(tf.constant([1, 2], tf.uint64), [0, 0], 2), [1, 2 ** 64 - 1]),
+        (tf.math.segment_mean(tf.constant([1, 2, 4294967295], tf.uint32), [0, 0, 0]), [0]),
+        (tf.math.segment_sum(tf.constant([2 ** 64 - 1, 2], tf.uint64), [0, 0]), [1]),
+        (tf.argmax(b([1, np.nan, 3])), 2),
+        (tf.argmin(b([np.nan, 1, -3])), 2),
+        (tf.sort(tf.constant([2 ** 64 - 1, 0, 5], tf.uint64)), [0, 5, 2 ** 64 - 1]),
+        (tf.argsort(tf.constant([2 ** 64 - 1, 0, 5], tf.uint64), direction="DESCENDING"), [0, 2, 1]),
+        (tf.math.top_k(b([1.5, -2, 3e38]), 2).values, [3.00405527047391e38, 1.5]),
+    ]
+    for x in (tf.float32, tf.bfloat16):  # the sorted max / min of -inf is -inf, the unsorted one lowest()
+        v = tf.cast([-np.inf, -np.inf, 1.0, np.inf], x)
+        lowest = -x.max
+        cases += [(tf.math.segment_max(v, [0, 0, 1, 2]), [-np.inf, 1, np.inf]),
+                  (tf.math.unsorted_segment_max(v, [0, 0, 1, 2], 3), [lowest, 1, np.inf]),
+                  (tf.math.unsorted_segment_min(-v, [0, 0, 1, 2], 3), [-lowest, -1, -np.inf])]
+    for got, want in cases:
+        np.testing.assert_array_equal(_values(got), np.array(want, _values(got).dtype))
+    # half and bfloat16 unique by their bits: -0.0 is not 0.0 there (float32's unique merges them).
+    for d, want in [(tf.float16, [2, 3]), (tf.bfloat16, [2, 3]), (tf.float32, [2, 2])]:
+        y, idx, count = tf.unique_with_counts(tf.cast([np.nan, np.nan, -0.0, 0.0, 1, -0.0], d))
+        assert idx.numpy().tolist()[2:4] == want and y.shape[0] == 6 - (want[0] == want[1]) - 1
+        assert count.numpy().tolist()[:2] == [1, 1]  # NaN is never equal to itself
+
+
+def test_range_as_tensorflow():
+    b = lambda v: tf.constant(v, tf.bfloat16)  # noqa: E731
+    cases = [
+        (tf.range(b(0.1), b(1.0), b(0.1)), [0.10009765625, 0.2001953125, 0.30078125, 0.400390625, 0.5, 0.6015625,
+                                            0.703125, 0.80078125, 0.90234375]),
+        (tf.range(0.0, 3.0, 0.3, dtype=tf.bfloat16), [0.0, 0.30078125, 0.6015625, 0.90234375, 1.203125, 1.5,
+                                                      1.8046875, 2.109375, 2.40625, 2.703125]),
+        (tf.range(250, 260, 1, dtype=tf.bfloat16), [250, 251, 252, 253, 254, 255, 256, 256, 258, 260]),
+        (tf.range(250, 260, 1.5, dtype=tf.half), [250.0, 251.5, 253.0, 254.5, 256.0, 257.5, 259.0]),
+    ]
+    for got, want in cases:
+        np.testing.assert_array_equal(_values(got), want)
+    # The size is computed in the dtype: a half or bfloat16 quotient rounds.
+    assert [tf.range(0., 1000., 0.7, dtype=d).shape[0] for d in (tf.half, tf.bfloat16, tf.float32)] == [1428, 1432, 1429]
+    assert tf.range(b(1.0), 5).dtype == tf.bfloat16 and tf.range(b(1.0), 5.0).dtype == tf.float32
+    assert tf.range(tf.constant(1., tf.half), b(5.)).dtype == tf.bfloat16
+    for d in (tf.int8, tf.int16, tf.uint16, tf.uint32, tf.uint64):  # no CPU kernel in TF
+        with pytest.raises(tf.errors.NotFoundError, match=r"Could not find device for node: \{\{node Range\}\} = "
+                                                          rf"Range\[Tidx=DT_{d.name.upper()}\]"):
+            tf.range(0, 4, dtype=d)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Value for attr 'Tidx' of complex128 is not in the list"):
+        tf.range(0, 4, dtype=tf.complex128)
+    with pytest.raises(AssertionError):
+        tf.range(tf.constant(1, tf.uint16), 5)

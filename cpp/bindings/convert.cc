@@ -26,24 +26,58 @@ py::object& fallback() {
   return *f;
 }
 
+// TF wraps Python ints into every integer dtype (int8(300) == 44, uint32(-1) == 2**32 - 1).
 Tensor int_scalar(long long v, DType hint) {
   DType dt = hint;
   if (!(dtype_is_numeric(hint))) {
     dt = (v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max()) ? DType::kInt32
                                                                                                 : DType::kInt64;
   }
-  if (dtype_is_integer(dt)) {
-    bool fits = true;
-    switch (dt) {
-      EF_CASES_INT(fits = v >= (long long)std::numeric_limits<T>::min() &&
-                          (v < 0 || (unsigned long long)v <= (unsigned long long)std::numeric_limits<T>::max()))
-      default: break;  // TF wraps Python ints into uint16/32/64 (-1 is their max)
-    }
-    if (!fits) throw TypeError(str_cat("Cannot convert ", v, " to EagerTensor of dtype ", dtype_name(dt)));
-  }
   Tensor t = TensorImpl::empty(dt, Shape());
-  EF_DISPATCH_POD(dt, (void)0, *t->data<T>() = static_cast<T>(v));
+  if (dtype_is_integer(dt)) {  // modulo 2**bits, through uint64 (a signed conversion may not wrap)
+    EF_DISPATCH_POD(dt, (void)0, *t->data<T>() = static_cast<T>(static_cast<unsigned long long>(v)));
+  } else {
+    EF_DISPATCH_POD(dt, (void)0, *t->data<T>() = static_cast<T>(v));
+  }
   return t;
+}
+
+// Graph constants (TF's make_tensor_proto) wrap ints of [-2**63, 2**64) into every integer dtype;
+// wider ones raise NumPy's OverflowError.
+Tensor graph_wrapped_int(PyObject* o, int overflow, long long x, DType dtype) {
+  unsigned long long u = static_cast<unsigned long long>(x);
+  if (overflow) {
+    u = overflow > 0 ? PyLong_AsUnsignedLongLong(o) : 0;
+    if (overflow < 0 || (u == static_cast<unsigned long long>(-1) && PyErr_Occurred())) {
+      PyErr_Clear();
+      PyErr_SetString(PyExc_OverflowError, "Python int too large to convert to C long");
+      throw py::error_already_set();
+    }
+  }
+  Tensor t = TensorImpl::empty(DType::kUInt64, Shape());
+  *t->data<uint64_t>() = u;
+  return dtype == DType::kUInt64 ? t : cast_tensor(t, dtype);
+}
+
+// TF's eager converter reads uint64 ints with PyLong_AsUnsignedLongLong and returns with its
+// OverflowError still set: Python raises a SystemError chained to it.
+[[noreturn]] void uint64_overflow(const char* why) {
+  PyErr_SetString(PyExc_OverflowError, why);
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyErr_NormalizeException(&type, &value, &tb);
+  PyErr_SetString(PyExc_SystemError,
+                  "<class 'tensorflow.python.framework.ops.EagerTensor'> returned a result with an exception set");
+  PyObject *stype, *svalue, *stb;
+  PyErr_Fetch(&stype, &svalue, &stb);
+  PyErr_NormalizeException(&stype, &svalue, &stb);
+  PyException_SetCause(svalue, value);  // steals value
+  Py_INCREF(value);
+  PyException_SetContext(svalue, value);  // steals the new reference
+  Py_XDECREF(type);
+  Py_XDECREF(tb);
+  PyErr_Restore(stype, svalue, stb);
+  throw py::error_already_set();
 }
 
 Tensor float_scalar(double v, DType hint) {
@@ -270,7 +304,18 @@ Tensor to_tensor(py::handle v, DType dtype, bool exact) {
 Tensor to_operand(py::handle v, DType dtype, bool exact, const OpDef& op, const char* node_name, size_t input) {
   PyObject* o = v.ptr();
   if (Py_TYPE(o) == g_eager_tensor_type || PyObject_TypeCheck(o, g_tensor_type)) return tensor_of(o);
-  Tensor t = convert_value(v, dtype, exact);
+  Tensor t;
+  try {
+    t = convert_value(v, dtype, exact);
+  } catch (py::error_already_set& e) {
+    // TF converts an operator's right operand in its C++ fast path (`+` excepted: Python converts
+    // it first), which raises the uint64 OverflowError itself rather than convert's SystemError.
+    if (input == 0 || op.name == "AddV2" || !e.matches(PyExc_SystemError)) throw;
+    py::object cause = e.value().attr("__cause__");
+    if (!py::isinstance(cause, py::handle(PyExc_OverflowError))) throw;
+    PyErr_SetObject(PyExc_OverflowError, py::str(cause).ptr());
+    throw py::error_already_set();
+  }
   Graph* g = thread_context().graph;
   if (!g || t->is_symbolic()) return t;
   const std::string base = node_name && *node_name ? node_name : op.name;
@@ -312,17 +357,20 @@ Tensor convert_value(py::handle v, DType dtype, bool exact) {
   if (PyLong_Check(o)) {
     int overflow = 0;
     long long x = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (overflow) {
-      if (dtype == DType::kUInt64 && overflow > 0) {
-        unsigned long long u = PyLong_AsUnsignedLongLong(o);
-        if (!(u == static_cast<unsigned long long>(-1) && PyErr_Occurred())) {
-          Tensor t = TensorImpl::empty(dtype, Shape());
-          *t->data<uint64_t>() = u;
-          return t;
-        }
+    if (dtype_is_integer(dtype) && thread_context().graph && (overflow || (dtype == DType::kUInt64 && x < 0)))
+      return graph_wrapped_int(o, overflow, x, dtype);
+    if (dtype == DType::kUInt64 && (overflow || x < 0)) {
+      if (overflow < 0 || (!overflow && x < 0)) uint64_overflow("can't convert negative int to unsigned");
+      unsigned long long u = PyLong_AsUnsignedLongLong(o);
+      if (u == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
         PyErr_Clear();
-        throw TypeError(str_cat("Cannot convert ", py::repr(v).cast<std::string>(), " to EagerTensor of dtype uint64"));
+        uint64_overflow("int too big to convert");
       }
+      Tensor t = TensorImpl::empty(dtype, Shape());
+      *t->data<uint64_t>() = u;
+      return t;
+    }
+    if (overflow) {
       if (dtype_is_floating(dtype) || dtype_is_complex(dtype)) {
         double d = PyLong_AsDouble(o);
         if (!(d == -1.0 && PyErr_Occurred())) return float_scalar(d, dtype);

@@ -30,6 +30,13 @@ void infer_ones_like(InferContext& c) {
   c.set_output(0, c.dtypes[0], c.shapes[0]);
 }
 
+// |(limit - start) / delta| computed in T, as TF's kernel sizes its output (a half or bfloat16
+// quotient rounds: range(0, 1000, 0.7) has 1428 half elements, not 1429).
+template <typename T>
+double range_quotient(double start, double limit, double delta) {
+  return std::abs(static_cast<double>((T(limit) - T(start)) / T(delta)));
+}
+
 }  // namespace
 
 // Shared with the Range kernel: validates start/limit/delta and returns the element count.
@@ -50,7 +57,14 @@ int64_t range_size(const OpDef& op, DType t, double start, double limit, double 
   EF_INVALID(delta != 0, "Requires delta != 0: ", delta);
   EF_INVALID(delta < 0 || start <= limit, "Requires start <= limit when delta > 0: ", start, "/", limit);
   EF_INVALID(delta > 0 || start >= limit, "Requires start >= limit when delta < 0: ", start, "/", limit);
-  const double n = std::ceil(std::abs((limit - start) / delta));
+  double q;
+  switch (t) {
+    case DType::kFloat16: q = range_quotient<half>(start, limit, delta); break;
+    case DType::kBFloat16: q = range_quotient<bfloat16>(start, limit, delta); break;
+    case DType::kFloat32: q = range_quotient<float>(start, limit, delta); break;
+    default: q = range_quotient<double>(start, limit, delta);
+  }
+  const double n = std::ceil(q);
   EF_INVALID(n <= 9.2e18, "Requires ((limit - start) / delta) <= 9223372036854775807");
   return static_cast<int64_t>(n);
 }
@@ -135,8 +149,9 @@ EF_REGISTER_OP(make_op("OnesLike", {"x"}, {"T"}, infer_ones_like)
                                         kTypesNumeric | kBitsRare | kTypesBool}}));
 EF_REGISTER_OP(make_op("Range", {"start", "limit", "delta"}, {"Tidx"}, infer_range)
                    .with_types({"Tidx", "Tidx", "Tidx"},
-                               {{"Tidx", "bfloat16, half, float, double, int8, int16, int32, int64, uint16, uint32, "
-                                         "uint64"}}));
+                               {{"Tidx",
+                                 "bfloat16, half, float, double, int8, int16, int32, int64, uint16, uint32, uint64",
+                                 kTypesFloat | kBitsBFloat16 | kBitsIndex}}));
 EF_REGISTER_OP(make_op("LinSpace", {"start", "stop", "num"}, {"T", "Tidx"}, infer_linspace)
                    .with_types({"T", "T", "Tidx"}, {{"T", "bfloat16, half, float, double"}, {"Tidx", kListIndex}}));
 EF_REGISTER_OP(make_op("OneHot", {"indices", "depth", "on_value", "off_value"}, {"axis", "T", "TI"}, infer_one_hot)

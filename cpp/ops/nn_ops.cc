@@ -124,8 +124,13 @@ void infer_in_top_k(InferContext& c) {
   c.set_output(0, DType::kBool, Shape({p.rank_known() ? p[0] : int64_t(-1)}));
 }
 
+// TF's allowed list of TopKV2, in the order its errors print it (realnumbertypes, no quantized).
+constexpr const char* kListTopK =
+    "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64";
+
 EF_REGISTER_OP(make_op("TopKV2", {"input", "k"}, {"sorted", "T", "Tk", "index_type"}, infer_top_k)
-                   .with_types({"T", "Tk"}, {{"T", kListRealNumber, kTypesReal}, {"Tk", kListIndex16}}));
+                   .with_types({"T", "Tk"},
+                               {{"T", kListTopK, kTypesReal | kBitsWideUInt | kBitsBFloat16}, {"Tk", kListIndex16}}));
 EF_REGISTER_OP(make_op("InTopKV2", {"predictions", "targets", "k"}, {"T"}, infer_in_top_k)
                    .with_types({"float", "T", "T"}, {{"T", kListIndex}}));
 EF_REGISTER_OP(make_op("SparseSoftmaxCrossEntropyWithLogits", {"features", "labels"}, {"T", "Tlabels"},

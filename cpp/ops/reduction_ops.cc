@@ -91,10 +91,12 @@ OpDef arg_reduction(const char* name) {
 constexpr const char* kListArg =
     "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64, qint8, quint8, qint32, "
     "qint16, quint16, bool";
-EF_REGISTER_OP(arg_reduction("ArgMax").with_types(
-    {"T", "Tidx"}, {{"T", kListArg}, {"Tidx", kListIndex16}, {"output_type", "int16, uint16, int32, int64"}}));
+constexpr uint32_t kTypesArg = kTypesMinMax | kTypesBool;
+EF_REGISTER_OP(arg_reduction("ArgMax").with_types({"T", "Tidx"}, {{"T", kListArg, kTypesArg},
+                                                                  {"Tidx", kListIndex16},
+                                                                  {"output_type", "int16, uint16, int32, int64"}}));
 EF_REGISTER_OP(arg_reduction("ArgMin").with_types(
-    {"T", "Tidx"}, {{"T", kListArg}, {"Tidx", kListIndex}, {"output_type", kListIndex}}));
+    {"T", "Tidx"}, {{"T", kListArg, kTypesArg}, {"Tidx", kListIndex}, {"output_type", kListIndex}}));
 
 // x, axis (scalar); attrs exclusive, reverse (default false).
 void infer_scan(InferContext& c) {

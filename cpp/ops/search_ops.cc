@@ -46,7 +46,8 @@ OpDef bound(const char* name) {
 
 OpDef unique(const char* name) {
   return make_op(name, {"x"}, {"T", "out_idx"}, infer_unique)
-      .with_types({"T"}, {{"T", nullptr, kTypesAll}, {"out_idx", kListIndex}});
+      .with_types({"T"}, {{"T", nullptr, kTypesReal | kBitsWideUInt | kBitsBFloat16 | kTypesBool | kTypesString},
+                          {"out_idx", kListIndex}});
 }
 
 EF_REGISTER_OP(bound("LowerBound"));

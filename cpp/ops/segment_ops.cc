@@ -6,9 +6,10 @@
 namespace ef {
 namespace {
 
-// TF's allowed lists, in the order its errors print them.
+// TF's allowed list of the max / min, in the order its errors print it.
 constexpr const char* kListSegmentMinMax =
     "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64";
+constexpr uint32_t kTypesOrdered = kTypesReal | kBitsWideUInt | kBitsBFloat16;
 
 void infer_segment(InferContext& c) {
   const Shape &data = c.shapes[0], &ids = c.shapes[1];
@@ -54,16 +55,15 @@ OpDef unsorted(const char* name, const char* types, uint32_t kernels, const char
                   {{"T", types, kernels}, {"Tindices", index_types}, {"Tnumsegments", kListIndex}});
 }
 
-// complex128 too: gradients of gathers of complex128 sum segments.
-EF_REGISTER_OP(segment("SegmentSum", kListNumber, kTypesNumeric | kBitsComplex128));
-EF_REGISTER_OP(segment("SegmentMean", kListNumber, kTypesNumeric | kBitsComplex128));
-EF_REGISTER_OP(segment("SegmentProd", kListNumber, kTypesNumeric | kBitsComplex128));
-EF_REGISTER_OP(segment("SegmentMax", kListSegmentMinMax, kTypesReal));
-EF_REGISTER_OP(segment("SegmentMin", kListSegmentMinMax, kTypesReal));
-EF_REGISTER_OP(unsorted("UnsortedSegmentSum", kListNumber, kTypesNumeric | kBitsComplex128, kListIndex16));
-EF_REGISTER_OP(unsorted("UnsortedSegmentProd", kListNumber, kTypesNumeric | kBitsComplex128));
-EF_REGISTER_OP(unsorted("UnsortedSegmentMax", kListSegmentMinMax, kTypesReal));
-EF_REGISTER_OP(unsorted("UnsortedSegmentMin", kListSegmentMinMax, kTypesReal));
+EF_REGISTER_OP(segment("SegmentSum", kListNumber, kTypesNumeric | kBitsRare));
+EF_REGISTER_OP(segment("SegmentMean", kListNumber, kTypesNumeric | kBitsRare));
+EF_REGISTER_OP(segment("SegmentProd", kListNumber, kTypesNumeric | kBitsRare));
+EF_REGISTER_OP(segment("SegmentMax", kListSegmentMinMax, kTypesOrdered));
+EF_REGISTER_OP(segment("SegmentMin", kListSegmentMinMax, kTypesOrdered));
+EF_REGISTER_OP(unsorted("UnsortedSegmentSum", kListNumber, kTypesNumeric | kBitsRare, kListIndex16));
+EF_REGISTER_OP(unsorted("UnsortedSegmentProd", kListNumber, kTypesNumeric | kBitsRare));
+EF_REGISTER_OP(unsorted("UnsortedSegmentMax", kListSegmentMinMax, kTypesOrdered));
+EF_REGISTER_OP(unsorted("UnsortedSegmentMin", kListSegmentMinMax, kTypesOrdered));
 
 }  // namespace
 }  // namespace ef

@@ -38,6 +38,12 @@ TF_ALSO_RAISES = [
     (r"tf\.nn\.bias_add", AttributeError, r"has no attribute 'startswith'"),  # a data_format that is not a str
     (r"tf\.(linalg\.)?einsum", AttributeError, r"has no attribute 'replace'"),  # an equation that is not a str
     (r"tf\.random\.Generator", AssertionError, r""),  # TF asserts that state and alg come together
+    # Python ints into integer dtypes: graph constants beyond [-2**63, 2**64) (make_tensor_proto);
+    # uint64 beyond [0, 2**64): the OverflowError of TF's op fast path, or the SystemError its
+    # converter raises for that error left set.
+    (r".*", OverflowError, r"Python int too large to convert to C long|can't convert negative int to unsigned|"
+                           r"int too big to convert"),
+    (r".*", SystemError, r"EagerTensor'> returned a result with an exception set"),
 ]
 
 

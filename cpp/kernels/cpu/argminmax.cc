@@ -75,7 +75,7 @@ int64_t first_extreme_index(const T* p, int64_t n, T init) {
 
 template <bool kMax, typename T, typename I>
 void arg_typed(const T* in, const AxisSplit& s, I* out) {
-  using C = std::conditional_t<std::is_same_v<T, half>, float, T>;  // compare half as float
+  using C = std::conditional_t<is_storage_float<T>::value, float, T>;  // compare half and bfloat16 as float
   const int64_t K1 = s.K1, R = s.R, K2 = s.K2;
   const C init = kMax ? lowest_value<C>() : highest_value<C>();
   auto better = [](C v, C best) { return kMax ? v > best : v < best; };
@@ -150,7 +150,7 @@ void arg_dispatch_out(const TensorImpl& in, const AxisSplit& s, TensorImpl* out)
 template <bool kMax>
 void arg_kernel(KernelContext& c) {
   const TensorImpl& in = *c.input(0);
-  check_type(c.op, in.dtype(), kTypesReal | kTypesBool);
+  check_type(c.op, in.dtype(), kTypesReal | kBitsWideUInt | kBitsBFloat16 | kTypesBool);
   check_index_dtype(c.op, c.input(1)->dtype(), /*allow_int16=*/true);
   DType out_type = c.attrs.get<DType>("output_type", DType::kInt64);
   if (out_type != DType::kInt16 && out_type != DType::kInt32 && out_type != DType::kInt64)
@@ -169,7 +169,12 @@ void arg_kernel(KernelContext& c) {
     arg_dispatch_out<kMax, bool>(in, s, out);
     return;
   }
-  EF_DISPATCH_REAL(in.dtype(), throw_no_kernel(c.op, "T", in.dtype()), arg_dispatch_out<kMax, T>(in, s, out));
+  switch (in.dtype()) {
+    EF_CASES_REAL(arg_dispatch_out<kMax, T>(in, s, out))
+    EF_CASES_WIDE_UINT(arg_dispatch_out<kMax, T>(in, s, out))
+    EF_CASE(kBFloat16, bfloat16, arg_dispatch_out<kMax, T>(in, s, out))
+    default: throw_no_kernel(c.op, "T", in.dtype());
+  }
 }
 
 EF_REGISTER_CPU_KERNEL("ArgMax", arg_kernel<true>);

@@ -79,7 +79,11 @@ void range_kernel(KernelContext& c) {
   const DType t = c.input(0)->dtype();
   InferContext ic = infer_for_kernel(c);  // validates dtypes, scalars and the start/limit/delta relation; gives the size
   TensorImpl* out = c.allocate_output(0, t, ic.out_shapes[0]);
-  EF_DISPATCH_REAL(t, throw_no_kernel(c.op, "Tidx", t), fill_range<T>(out, *c.input(0)->data<T>(), *c.input(2)->data<T>()));
+  switch (t) {
+    EF_CASES_REAL(fill_range<T>(out, *c.input(0)->data<T>(), *c.input(2)->data<T>()))
+    EF_CASE(kBFloat16, bfloat16, fill_range<T>(out, *c.input(0)->data<T>(), *c.input(2)->data<T>()))
+    default: throw_no_kernel(c.op, "Tidx", t);
+  }
 }
 
 template <typename T>

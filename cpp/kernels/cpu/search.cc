@@ -1,5 +1,5 @@
 // CPU kernels of LowerBound / UpperBound (binary search per row), Unique / UniqueWithCounts (a hash
-// map from value to first position; -0.0 equals 0.0 and every NaN is its own value, as TF's)
+// map from value to first position; every NaN is its own value, as TF's)
 // and DenseBincount.
 #include <algorithm>
 #include <cmath>
@@ -45,11 +45,8 @@ void bound_kernel(KernelContext& c) {
 template <typename T>
 struct KeyHash {
   size_t operator()(const T& x) const {
-    if constexpr (std::is_same_v<T, complex64>) {
-      return std::hash<float>()(x.real() == 0 ? 0.f : x.real()) * 31 + std::hash<float>()(x.imag() == 0 ? 0.f : x.imag());
-    } else if constexpr (std::is_same_v<T, half>) {
-      const float f = static_cast<float>(x);
-      return std::hash<float>()(f == 0 ? 0.f : f);
+    if constexpr (is_storage_float<T>::value) {
+      return std::hash<uint16_t>()(x.bits);
     } else if constexpr (std::is_floating_point_v<T>) {
       return std::hash<T>()(x == 0 ? T(0) : x);
     } else {
@@ -58,12 +55,22 @@ struct KeyHash {
   }
 };
 
+// TF hashes half and bfloat16 by their bits: -0.0 and 0.0 are two values there (float and double
+// compare them equal). NaN never equals itself.
+template <typename T>
+struct KeyEqual {
+  bool operator()(const T& a, const T& b) const {
+    if constexpr (is_storage_float<T>::value) return a.bits == b.bits && !isnan(a);
+    else return a == b;
+  }
+};
+
 template <typename T, typename I>
 void unique(KernelContext& c, bool counts) {
   const TensorImpl& x = *c.input(0);
   const int64_t n = x.num_elements();
   const T* in = x.data<T>();
-  std::unordered_map<T, int64_t, KeyHash<T>> first;
+  std::unordered_map<T, int64_t, KeyHash<T>, KeyEqual<T>> first;
   first.reserve(static_cast<size_t>(n));
   std::vector<int64_t> order, count;
   TensorImpl* idx = c.allocate_output(1, c.attrs.get<DType>("out_idx", DType::kInt32), x.shape());
@@ -91,7 +98,8 @@ void unique_kernel(KernelContext& c) {
   const bool wide = c.attrs.get<DType>("out_idx", DType::kInt32) == DType::kInt64;
   switch (x.dtype()) {
     EF_CASES_REAL(wide ? unique<T, int64_t>(c, kCounts) : unique<T, int32_t>(c, kCounts))
-    EF_CASE(kComplex64, complex64, wide ? unique<T, int64_t>(c, kCounts) : unique<T, int32_t>(c, kCounts))
+    EF_CASES_WIDE_UINT(wide ? unique<T, int64_t>(c, kCounts) : unique<T, int32_t>(c, kCounts))
+    EF_CASE(kBFloat16, bfloat16, wide ? unique<T, int64_t>(c, kCounts) : unique<T, int32_t>(c, kCounts))
     EF_CASE(kBool, bool, wide ? unique<T, int64_t>(c, kCounts) : unique<T, int32_t>(c, kCounts))
     EF_CASE(kString, std::string, wide ? unique<T, int64_t>(c, kCounts) : unique<T, int32_t>(c, kCounts))
     default: throw_no_kernel(c.op, "T", x.dtype());

@@ -15,15 +15,19 @@ namespace {
 
 enum class Reduction { kSum, kMean, kProd, kMax, kMin };
 
+// The unsorted max / min start from the type's extremes (TF's Lowest / Highest); the sorted ones
+// reduce each segment from -inf / +inf as TF's do (a segment of -inf stays -inf).
 template <typename T>
-T identity(Reduction r) {
+T identity(Reduction r, bool sorted) {
   if constexpr (std::is_same_v<T, complex64> || std::is_same_v<T, complex128>) {
     return r == Reduction::kProd ? T(1) : T(0);
   } else {
+    using L = std::numeric_limits<T>;
+    const bool inf = sorted && L::has_infinity;
     switch (r) {
       case Reduction::kProd: return T(1);
-      case Reduction::kMax: return std::numeric_limits<T>::lowest();
-      case Reduction::kMin: return std::numeric_limits<T>::max();
+      case Reduction::kMax: return inf ? T(-L::infinity()) : L::lowest();
+      case Reduction::kMin: return inf ? L::infinity() : L::max();
       default: return T(0);
     }
   }
@@ -49,7 +53,7 @@ template <typename T>
 void reduce_rows(Reduction r, bool sorted, const T* src, T* out, const std::vector<int64_t>& rows, int64_t num,
                  int64_t inner) {
   if (num * inner == 0) return;  // allocated already, so the product does not overflow
-  const T init = identity<T>(r);
+  const T init = identity<T>(r, sorted);
   fill_n<T>(out, num * inner, init);
   std::vector<int64_t> count(static_cast<size_t>(num), 0);
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -81,7 +85,7 @@ void run_reduction(KernelContext& c, Reduction r, bool sorted, const std::vector
   switch (data.dtype()) {
     EF_CASES_REAL(reduce_rows<T>(r, sorted, data.data<T>(), out->data<T>(), rows, num, inner))
     EF_CASE(kComplex64, complex64, reduce_rows<T>(r, sorted, data.data<T>(), out->data<T>(), rows, num, inner))
-    EF_CASE(kComplex128, complex128, reduce_rows<T>(r, sorted, data.data<T>(), out->data<T>(), rows, num, inner))
+    EF_CASES_RARE(reduce_rows<T>(r, sorted, data.data<T>(), out->data<T>(), rows, num, inner))
     default: throw_no_kernel(c.op, "T", data.dtype());
   }
 }

@@ -19,7 +19,7 @@ namespace {
 template <typename T>
 bool is_nan(T v) {
   if constexpr (std::is_floating_point_v<T>) return std::isnan(v);
-  else if constexpr (std::is_same_v<T, half>) return ef::isnan(v);
+  else if constexpr (is_storage_float<T>::value) return ef::isnan(v);
   else return false;
 }
 
@@ -39,18 +39,20 @@ struct Before {
 // (largest first), every NaN 0 (first) and -0 as +0 (ties keep index order).
 template <typename T>
 auto descending_key(T v) {
-  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, int64_t>) {
+  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, int64_t> || std::is_same_v<T, uint64_t>) {
     uint64_t u;
     if constexpr (std::is_same_v<T, double>) {
       if (std::isnan(v)) return uint64_t(0);
       if (v == 0) v = 0;
       std::memcpy(&u, &v, 8);
       u = (u >> 63) ? ~u : (u | (uint64_t(1) << 63));
-    } else {
+    } else if constexpr (std::is_signed_v<T>) {
       u = static_cast<uint64_t>(v) ^ (uint64_t(1) << 63);
+    } else {
+      u = v;
     }
     return ~u;
-  } else if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half>) {
+  } else if constexpr (std::is_floating_point_v<T> || is_storage_float<T>::value) {
     float f = static_cast<float>(v);
     if (std::isnan(f)) return uint32_t(0);
     if (f == 0) f = 0;
@@ -158,7 +160,7 @@ void top_k(const TensorImpl& in, int64_t k, TensorImpl* values, TensorImpl* indi
 
 void top_k_kernel(KernelContext& c) {
   const TensorImpl& in = *c.input(0);
-  check_type(c.op, in.dtype(), kTypesReal);
+  check_type(c.op, in.dtype(), kTypesReal | kBitsWideUInt | kBitsBFloat16);
   if (c.input(1)->rank() != 0)
     throw_error(Code::kInvalidArgument, "k must be 0-D, got shape ", c.input(1)->shape().to_list_string());
   InferContext ic = infer_for_kernel(c);
@@ -171,10 +173,13 @@ void top_k_kernel(KernelContext& c) {
   TensorImpl* values = c.allocate_output(0, in.dtype(), out, false);
   TensorImpl* indices = c.allocate_output(1, index_type, out, false);
   if (values->num_elements() == 0) return;
-  EF_DISPATCH_REAL(in.dtype(), throw_no_kernel(c.op, "T", in.dtype()), {
-    if (index_type == DType::kInt64) top_k<T, int64_t>(in, k, values, indices);
-    else top_k<T, int32_t>(in, k, values, indices);
-  });
+  const bool wide = index_type == DType::kInt64;
+  switch (in.dtype()) {
+    EF_CASES_REAL(wide ? top_k<T, int64_t>(in, k, values, indices) : top_k<T, int32_t>(in, k, values, indices))
+    EF_CASES_WIDE_UINT(wide ? top_k<T, int64_t>(in, k, values, indices) : top_k<T, int32_t>(in, k, values, indices))
+    EF_CASE(kBFloat16, bfloat16, wide ? top_k<T, int64_t>(in, k, values, indices) : top_k<T, int32_t>(in, k, values, indices))
+    default: throw_no_kernel(c.op, "T", in.dtype());
+  }
 }
 
 void in_top_k_kernel(KernelContext& c) {

@@ -211,8 +211,9 @@ def _unsupported(value):
 _TYPE_STRING = {"float32": "float", "float64": "double", "float16": "half"}
 # TF's eager converter takes Python bools as these dtypes only (graph constants take any number).
 _BOOL_TARGETS = ("int32", "int64", "float16", "float32", "float64")
-# TF's eager converter wraps Python ints into these (-1 is their max).
-_WRAPPING_INTS = ("uint16", "uint32", "uint64")
+# TF's eager converter reads uint64 ints with PyLong_AsUnsignedLongLong and returns with its
+# OverflowError still set, which Python reports as this SystemError.
+_UINT64_OVERFLOW = "<class 'tensorflow.python.framework.ops.EagerTensor'> returned a result with an exception set"
 
 
 def _cannot_convert(value, dtype, leaf=None):
@@ -229,14 +230,23 @@ def _python_leaf_fits(x, dtype):
     if isinstance(x, bool):
         return dtype.is_bool or dtype.is_numeric and (dtype.name in _BOOL_TARGETS or _core.current_graph() is not None)
     if isinstance(x, numbers.Integral):
-        if dtype.name in _WRAPPING_INTS:
-            return True
-        return dtype.is_numeric and (not dtype.is_integer or dtype.min <= x <= dtype.max)
+        return dtype.is_numeric  # wrapped into integer dtypes (int8: 300 -> 44), as TF's converter does
     if isinstance(x, numbers.Real):
         return dtype.is_floating or dtype.is_complex
     if isinstance(x, numbers.Complex):
         return dtype.is_complex
     return dtype is dtypes.string and isinstance(x, (bytes, str))
+
+
+def _check_uint64_ints(value):
+    """TF's SystemError (chained to the OverflowError) for the first int outside [0, 2**64)."""
+    for x in _leaves(value):
+        if 0 <= x < 2 ** 64:
+            continue
+        try:
+            raise OverflowError("can't convert negative int to unsigned" if x < 0 else "int too big to convert")
+        except OverflowError as e:
+            raise SystemError(_UINT64_OVERFLOW) from e
 
 
 def _cast_array(arr, dtype, value):
@@ -259,6 +269,8 @@ def _cast_array(arr, dtype, value):
             return arr.astype(target)  # strings that do not parse raise NumPy's ValueError, as in TF
     if arr.dtype.kind in "OSU" or arr.size and (_first_misfit(value, dtype) is not _NO_MISFIT):
         raise _cannot_convert(value, dtype, _first_misfit(value, dtype))
+    if arr.dtype == np.uint64 and dtype.is_integer:  # ints beyond int64 convert to uint64 only
+        raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
     with np.errstate(all="ignore"):
         return arr.astype(target)
 
@@ -451,10 +463,12 @@ def _convert_exact(value, dtype):
     if isinstance(value, (list, tuple)) and _holds_tensor(value):
         return _autopack(value, dtype)
     if dtype is dtypes.uint64 and isinstance(value, (list, tuple)) and all(type(x) is int for x in _leaves(value)):
+        if _core.current_graph() is None:
+            _check_uint64_ints(value)
         try:  # ints up to 2**64 - 1, beyond int64 (NumPy would make them float64)
             return _core.from_numpy(np.array(value, dtype=np.uint64))
         except (OverflowError, ValueError):
-            pass  # negative ints wrap below, as in TF
+            pass  # ragged lists raise TF's error below
     if isinstance(value, _PYTHON_SCALARS) and not isinstance(value, np.generic):
         arr = np.asarray(value, dtype=object if isinstance(value, (bytes, str)) else None)
     else:
@@ -491,6 +505,11 @@ def constant(value, dtype=None, shape=None, name=None):
         if dtype is None or value.dtype == dtypes.as_dtype(dtype):
             return value
         return _core.execute1(_core.get_op("Cast"), [value], {"DstT": dtypes.as_dtype(dtype)}, "Cast")
+    if type(value) is int and dtype is not None and dtypes.as_dtype(dtype).is_integer:
+        # TF's make_tensor_proto wraps ints of [-2**63, 2**64) into every integer dtype.
+        if not _INT64_MIN <= value < 2 ** 64:
+            raise OverflowError("Python int too large to convert to C long")
+        value = np.uint64(value % 2 ** 64)
     with init_scope():  # compute the value eagerly, then add it as one named Const
         t = _constant(value, dtype, shape)
     return _core.graph_constant(t, name or "Const")

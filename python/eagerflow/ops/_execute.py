@@ -24,11 +24,36 @@ def execute1(name, inputs, attrs=None, node_name=None):
 
 convert_to_tensor = _core.convert_to_tensor  # (value, dtype_hint_enum=None), fast C++ path
 
+_INT32 = 3  # DataType enum
+_INT32_MIN, _INT32_MAX = -(2 ** 31), 2 ** 31 - 1
+
+
+def list_beyond_int32(x):
+    """Whether x is a (nested) list or tuple holding a Python int beyond int32."""
+    if not isinstance(x, (list, tuple)):
+        return False
+    return any(not _INT32_MIN <= v <= _INT32_MAX if type(v) is int else list_beyond_int32(v) for v in x)
+
+
+def index_tensor(x):
+    """An index-like op input (shape, axis, multiples) as TF's op fast path converts it: a Python
+    int as the attr's int32 (wrapping, as TF does), a list as int32 unless a value needs int64."""
+    return convert_to_tensor(x) if list_beyond_int32(x) else convert_to_tensor(x, _INT32)
+
 
 def binary_inputs(x, y):
     """The operands of a binary op converted like TF's op inputs: the first tensor or variable
     fixes the dtype (else x's own dtype does) and the other operand must convert to it exactly
     (TypeError where a Python value does not fit; NumPy values are cast)."""
+    try:
+        return _binary_inputs(x, y)
+    except SystemError as e:  # TF's op fast path raises the uint64 OverflowError, not convert's SystemError
+        if not isinstance(e.__cause__, OverflowError):
+            raise
+        raise OverflowError(str(e.__cause__)) from None
+
+
+def _binary_inputs(x, y):
     if isinstance(x, _core.Tensor):
         return x, convert_to_tensor(y, x._dtype_enum, True)
     if _tensor_like(y) and not hasattr(x, "_as_tensor"):

@@ -10,7 +10,7 @@ from eagerflow.framework import dtypes
 from eagerflow.framework.ops import ITERABLE_GRAPH_IDS, operator_not_allowed
 from eagerflow.framework.tensor_shape import TensorShape
 from eagerflow.ops import reduction_ops
-from eagerflow.ops._execute import convert_to_tensor, execute, execute1
+from eagerflow.ops._execute import convert_to_tensor, execute, execute1, index_tensor
 
 Tensor = _core.Tensor
 _INT32 = dtypes.int32._type_enum
@@ -30,7 +30,7 @@ def _shape_tensor(shape):
         shape = [shape]
     if isinstance(shape, (list, tuple)) and len(shape) == 0:
         return _core.from_numpy(np.zeros((0,), np.int32))
-    return convert_to_tensor(shape, _INT32)
+    return index_tensor(shape)
 
 
 def _int_tensor(x):
@@ -39,7 +39,7 @@ def _int_tensor(x):
         return x
     if isinstance(x, (list, tuple)) and len(x) == 0:
         return _core.from_numpy(np.zeros((0,), np.int32))
-    return convert_to_tensor(x, _INT32)
+    return index_tensor(x)
 
 
 def _convert_list(values):

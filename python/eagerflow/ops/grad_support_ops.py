@@ -3,11 +3,9 @@ tf.math.invert_permutation (and the internal StridedSliceGrad / MirrorPadGrad op
 import numpy as np
 
 from eagerflow import _core
-from eagerflow.framework import dtypes
-from eagerflow.ops._execute import convert_to_tensor, execute1
+from eagerflow.ops._execute import convert_to_tensor, execute1, index_tensor
 
 Tensor = _core.Tensor
-_INT32 = dtypes.int32._type_enum
 
 
 def _index(x):
@@ -16,7 +14,7 @@ def _index(x):
         return x
     if isinstance(x, (np.ndarray, np.generic)):
         return convert_to_tensor(x)
-    return convert_to_tensor(x, _INT32)
+    return index_tensor(x)
 
 
 def scatter_nd(indices, updates, shape, name=None):

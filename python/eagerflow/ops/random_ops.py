@@ -14,7 +14,7 @@ from eagerflow.framework import dtypes
 from eagerflow.framework import ops
 from eagerflow.framework.convert import convert_to_tensor
 from eagerflow.framework.tensor_shape import TensorShape
-from eagerflow.ops._execute import execute1
+from eagerflow.ops._execute import execute1, index_tensor
 
 DEFAULT_GRAPH_SEED = 87654321
 _MAXINT32 = 2 ** 31 - 1
@@ -89,7 +89,7 @@ def _shape_tensor(shape):
         return shape._as_tensor()
     if isinstance(shape, (list, tuple)) and len(shape) == 0:
         return convert_to_tensor([], dtype=dtypes.int32)
-    return convert_to_tensor(shape, dtype_hint=dtypes.int32)
+    return index_tensor(shape)
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):

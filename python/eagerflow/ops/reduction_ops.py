@@ -24,12 +24,13 @@ def _axes(x, axis):
     if axis is None:
         return _all_axes(x.ndim)
     if isinstance(axis, (int, _core.Tensor)):
-        return _execute.convert_to_tensor(axis, _INT32)
-    if type(axis) in (list, tuple):  # ints convert in C++; anything else falls back to the exact rules below
-        return _execute.convert_to_tensor(axis, _INT32, True)
+        return _execute.index_tensor(axis)
+    if type(axis) in (list, tuple) and not _execute.list_beyond_int32(axis):
+        return _execute.convert_to_tensor(axis, _INT32, True)  # ints convert in C++; else the rules below
     # Lists, tuples, NumPy values: exactly, so a float axis is a TypeError as in TF; then as a
     # constant of the graph being built (inference sees its value).
-    t = convert.convert_to_tensor(axis, dtype=dtypes.int32)
+    t = convert.convert_to_tensor(axis) if _execute.list_beyond_int32(axis) else convert.convert_to_tensor(
+        axis, dtype=dtypes.int32)
     if t._is_symbolic or _core.current_graph() is None:
         return t
     return _execute.convert_to_tensor(t.numpy(), _INT32)

@@ -131,7 +131,9 @@ class Variable:
             dtype = dtypes.as_dtype(dtype)
             try:
                 value = convert_to_tensor(initial_value, dtype=dtype)
-            except ValueError as e:
+            except ValueError as e:  # TF names the input in a tensor's dtype mismatch only
+                if not str(e).startswith("Tensor conversion requested dtype"):
+                    raise
                 raise ValueError(f"initial_value: {e}") from None
         else:
             value = convert_to_tensor(initial_value)

@@ -27,8 +27,24 @@ VARIABLE_VALUE = "VARIABLE_VALUE"
 
 # TF DataType enum -> NumPy dtype, for reading checkpoints (TF's too) whatever eagerflow supports.
 _NP_BY_ENUM = {1: np.float32, 2: np.float64, 3: np.int32, 4: np.uint8, 5: np.int16, 6: np.int8, 8: np.complex64,
-               9: np.int64, 10: np.bool_, 17: np.uint16, 18: np.complex128, 19: np.float16, 22: np.uint32,
-               23: np.uint64}
+               9: np.int64, 10: np.bool_, 14: np.uint16, 17: np.uint16, 18: np.complex128, 19: np.float16,
+               22: np.uint32, 23: np.uint64}
+_BFLOAT16 = 14  # stored as TF stores it: the 16 bits of each value
+
+
+def _bfloat16_bits(value):
+    """The uint16 bits of a bfloat16 tensor's NumPy value (ml_dtypes' bfloat16, else exact float32)."""
+    if value.dtype == np.float32:
+        return (value.view(np.uint32) >> 16).astype(np.uint16)
+    return value.view(np.uint16)
+
+
+def _bfloat16_from_bits(bits):
+    """bfloat16 bits as the NumPy value eagerflow gives bfloat16 tensors (float32 without ml_dtypes)."""
+    np_type = dtypes.bfloat16.as_numpy_dtype
+    if np_type is np.float32:
+        return (bits.astype(np.uint32) << 16).view(np.float32)
+    return bits.view(np_type)
 
 # Live objects -> restorations waiting for children they do not have yet.
 _deferred = weakref.WeakKeyDictionary()
@@ -66,9 +82,10 @@ def tensor_from_bundle(reader, key):
     try:
         reader.read_into(key, array.reshape(-1).view(np.uint8))
     except errors.InvalidArgumentError as e:
+        name = "bfloat16" if dtype == _BFLOAT16 else np.dtype(np_dtype).name
         raise errors.DataLossError(None, None, f"Checkpoint entry {key} does not hold shape {list(shape)} of "
-                                               f"{np.dtype(np_dtype).name}: {e.message}") from None
-    return array
+                                               f"{name}: {e.message}") from None
+    return _bfloat16_from_bits(array) if dtype == _BFLOAT16 else array
 
 
 class _Restoration:
@@ -327,6 +344,8 @@ class Checkpoint:
                 flat = np.asarray(value, dtype=object).reshape(-1)
                 writer.add_strings(key, list(np.shape(value)), [bytes(s) for s in flat])
             else:
+                if variable.dtype.as_datatype_enum == _BFLOAT16:
+                    value = _bfloat16_bits(value)
                 flat = np.ascontiguousarray(value).reshape(-1).view(np.uint8)  # ascontiguousarray makes 0-d 1-d
                 writer.add(key, variable.dtype.as_datatype_enum, list(value.shape), flat)
         writer.add_strings(OBJECT_GRAPH_KEY, [], [object_graph.encode(nodes)])
