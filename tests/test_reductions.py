@@ -457,3 +457,40 @@ def test_int8_mean_many_elements_regression():
         x = np.full([n], 100, np.int8)
         assert tf.reduce_mean(x).numpy() == 100
         assert tf.reduce_mean(np.full([3, n], -100, np.int16), axis=1).numpy().tolist() == [-100] * 3
+
+
+def _pairwise(x, op):
+    """The kernels' pairwise tree (as NumPy's sum): 8 accumulators up to 128 elements, halves cut
+    at a multiple of 8 above; in x's dtype, one rounding per operation."""
+    n = len(x)
+    if n < 8:
+        a = x[0]
+        for v in x[1:]:
+            a = op(a, v)
+        return a
+    if n <= 128:
+        r = list(x[:8])
+        i = 8
+        while i + 8 <= n:
+            r = [op(r[j], x[i + j]) for j in range(8)]
+            i += 8
+        a = op(op(op(r[0], r[1]), op(r[2], r[3])), op(op(r[4], r[5]), op(r[6], r[7])))
+        for v in x[i:]:
+            a = op(a, v)
+        return a
+    h = n // 2
+    h -= h % 8
+    return op(_pairwise(x[:h], op), _pairwise(x[h:], op))
+
+
+@pytest.mark.parametrize("n", [1024, 2048, 3000, 4096 + 40])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_sum_and_prod_follow_the_pairwise_tree_bit_for_bit(n, dtype):
+    """Nodes of 1024 elements run eight leaves side by side: the same operations in the same order."""
+    x = np.random.default_rng(n).standard_normal(n).astype(dtype)
+    np.testing.assert_array_equal(tf.reduce_sum(x).numpy(), _pairwise(x, lambda a, b: a + b))
+    np.testing.assert_array_equal(tf.reduce_sum(x).numpy(), np.sum(x))
+    p = (1 + x / 64).astype(dtype)
+    np.testing.assert_array_equal(tf.reduce_prod(p).numpy(), _pairwise(p, lambda a, b: a * b))
+    i = np.arange(n, dtype=np.int32) * 7919
+    np.testing.assert_array_equal(tf.reduce_sum(i).numpy(), np.sum(i, dtype=np.int32))

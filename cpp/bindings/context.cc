@@ -9,6 +9,7 @@
 #include "kernels/cpu/blas.h"
 #include "kernels/cpu/conv_direct.h"
 #include "kernels/cpu/random_state.h"
+#include "kernels/cpu/scalar_fused_steps.h"
 
 namespace ef {
 
@@ -54,6 +55,13 @@ void init_context(py::module_& m) {
   m.def("set_conv_kernel", [](const std::string& name) {
     std::string prev = conv_kernel();
     set_conv_kernel(name);
+    return prev;
+  });
+  // The scalar loop interpreter's superinstructions (for loops traced from now on): tests compare
+  // the results with and without them.
+  m.def("set_scalar_loop_fusion", [](bool on) {
+    const bool prev = fused_steps_enabled();
+    set_fused_steps_enabled(on);
     return prev;
   });
   m.def("set_global_seed", [](py::object seed) {

@@ -27,10 +27,7 @@ inline T int_pow(T base, T exp) {
   return static_cast<T>(result);
 }
 
-struct add_op {
-  template <class T>
-  T operator()(T a, T b) const { return wrap_add(a, b); }
-};
+using add_op = binary_functors::AddV2;
 void add_kernel(KernelContext& c) {
   TensorImpl* out = prepare(c, kTypesNumeric | kBitsRare | kTypesString);
   if (out->dtype() == DType::kString) {

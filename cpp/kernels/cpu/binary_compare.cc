@@ -4,23 +4,15 @@
 #include <type_traits>
 
 #include "kernels/cpu/binary_kernel.h"
+#include "kernels/cpu/compare_functors.h"
 #include "ops/binary_op_table.h"
 
 namespace ef {
 namespace {
 
 using namespace binary_kernel;  // NOLINT: the kernels' shared machinery
+using namespace compare_functors;  // NOLINT: the comparisons' per-element math
 
-// Ordering comparisons are not defined for complex numbers.
-template <class T>
-constexpr bool kOrdered = !std::is_same_v<T, complex64> && !std::is_same_v<T, complex128>;
-
-struct Less { template <class T, class = std::enable_if_t<kOrdered<T>>> bool operator()(const T& a, const T& b) const { return a < b; } };
-struct LessEqual { template <class T, class = std::enable_if_t<kOrdered<T>>> bool operator()(const T& a, const T& b) const { return a <= b; } };
-struct Greater { template <class T, class = std::enable_if_t<kOrdered<T>>> bool operator()(const T& a, const T& b) const { return a > b; } };
-struct GreaterEqual { template <class T, class = std::enable_if_t<kOrdered<T>>> bool operator()(const T& a, const T& b) const { return a >= b; } };
-struct Equal { template <class T> bool operator()(const T& a, const T& b) const { return a == b; } };
-struct NotEqual { template <class T> bool operator()(const T& a, const T& b) const { return a != b; } };
 struct LogicalAnd { bool operator()(bool a, bool b) const { return a && b; } };
 struct LogicalOr { bool operator()(bool a, bool b) const { return a || b; } };
 

@@ -85,6 +85,8 @@ inline int shift_count(T b) {
     T operator()(T a, T b) const { return EXPR; } \
   };
 
+// AddV2 of numbers (binary.cc adds strings itself).
+EF_BINARY_FUNCTOR(AddV2, false, wrap_add(a, b))
 EF_BINARY_FUNCTOR(Sub, false, wrap_sub(a, b))
 EF_BINARY_FUNCTOR(Mul, false, wrap_mul(a, b))
 // Integer RealDiv floors, as TF's integer division does.

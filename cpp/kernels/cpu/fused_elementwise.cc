@@ -179,7 +179,7 @@ void run_typed(KernelContext& c, const Compiled& p, const Shape& shape) {
     run_range(0, blocks);
   } else {
     const int64_t grain = std::max<int64_t>(1, 2 * kElementwiseGrain / (steps * kBlock));
-    parallel_for(blocks, grain, run_range);
+    parallel_for_balanced(blocks, grain, run_range);
   }
 }
 

@@ -73,6 +73,29 @@ __attribute__((optimize("no-tree-vectorize"))) A reduce_widening(const In* p, in
   return a;
 }
 
+// The 8 accumulators of a 128-element leaf combined, as reduce_contig does.
+template <class Red, typename A>
+inline A combine8(const A* r) {
+  return Red::op(Red::op(Red::op(r[0], r[1]), Red::op(r[2], r[3])), Red::op(Red::op(r[4], r[5]), Red::op(r[6], r[7])));
+}
+
+// A 1024-element node of reduce_contig's tree: eight 128-element leaves side by side, each with
+// its own 8 accumulators (eight independent vector chains instead of one at a time), then
+// combined as the recursion does. The same operations in the same order: the same bits.
+template <class Red, typename A>
+A reduce_1024(const A* p) {
+  constexpr int kLeaves = 8, kLeaf = 128;
+  A r[kLeaves][8];
+  for (int l = 0; l < kLeaves; ++l)
+    for (int j = 0; j < 8; ++j) r[l][j] = p[l * kLeaf + j];
+  for (int i = 8; i < kLeaf; i += 8)
+    for (int l = 0; l < kLeaves; ++l)
+      for (int j = 0; j < 8; ++j) r[l][j] = Red::op(r[l][j], p[l * kLeaf + i + j]);
+  A v[kLeaves];
+  for (int l = 0; l < kLeaves; ++l) v[l] = combine8<Red>(r[l]);
+  return Red::op(Red::op(Red::op(v[0], v[1]), Red::op(v[2], v[3])), Red::op(Red::op(v[4], v[5]), Red::op(v[6], v[7])));
+}
+
 // Reduces p[0..n) pairwise (like NumPy): 8 independent accumulators below 128 elements,
 // recursive halves above, so float error grows with log(n) rather than n.
 template <class Red, typename In, typename A>
@@ -103,9 +126,13 @@ A reduce_contig(const In* p, int64_t n) {
     int64_t i = 8;
     for (; i + 8 <= n; i += 8)
       for (int j = 0; j < 8; ++j) r[j] = Red::op(r[j], static_cast<A>(p[i + j]));
-    A a = Red::op(Red::op(Red::op(r[0], r[1]), Red::op(r[2], r[3])), Red::op(Red::op(r[4], r[5]), Red::op(r[6], r[7])));
+    A a = combine8<Red>(r);
     for (; i < n; ++i) a = Red::op(a, static_cast<A>(p[i]));
     return a;
+  }
+  if constexpr (std::is_same_v<In, A> && (std::is_same_v<Red, SumOp> || std::is_same_v<Red, ProdOp>) &&
+                std::is_arithmetic_v<A> && !std::is_same_v<A, bool>) {
+    if (n == 1024) return reduce_1024<Red>(p);
   }
   int64_t h = n / 2;
   h -= h % 8;

@@ -6,6 +6,7 @@
 
 #include "kernels/cpu/elementwise_blocks.h"
 #include "kernels/cpu/numerics.h"
+#include "kernels/cpu/scalar_fused_steps.h"
 
 namespace ef {
 
@@ -41,6 +42,7 @@ const ScalarInstr* branch_step(ScalarReg* r, const ScalarInstr* ip) { return r[i
 struct Op {
   ScalarStep step, branch;
   int a, b, out;
+  FusableInstr fuse;
 };
 
 }  // namespace
@@ -71,7 +73,7 @@ int ScalarLoop::Builder::constant(const TensorImpl& value, DType t) {
 int ScalarLoop::Builder::op(const std::string& op, DType t, DType in_t, const std::vector<int>& args) {
   if (!supported(t) || args.empty() || args.size() > 2) return -1;
   const int out = static_cast<int>(p_->init.size());
-  Op ins{nullptr, nullptr, args[0], args.size() > 1 ? args[1] : -1, out};
+  Op ins{nullptr, nullptr, args[0], args.size() > 1 ? args[1] : -1, out, {}};
   if (op == "Identity" && args.size() == 1) {
     if (in_t != t) return -1;
     ins.step = copy_step;
@@ -83,6 +85,7 @@ int ScalarLoop::Builder::op(const std::string& op, DType t, DType in_t, const st
     if (s->branch ? t != DType::kBool : t != in_t) return -1;
     ins.step = s->value;
     ins.branch = s->branch;
+    ins.fuse = {scalar_fusable_op(op), in_t, false};
   }
   p_->code.push_back(ins);
   p_->init.push_back(ScalarReg{});
@@ -150,6 +153,24 @@ std::vector<Op> schedule_body(const std::vector<Op>& code, const std::vector<int
   return order;
 }
 
+// Superinstructions: a whole loop of 2 or 3 fusable instructions of the counter-and-accumulator
+// shape becomes one native loop at its first instruction; otherwise pairs of consecutive ones
+// share a step. The covered instructions
+// keep their own steps, so the entry point (the cond's first instruction) may fall inside a pair.
+void fuse_steps(std::vector<ScalarInstr>& code, const std::vector<FusableInstr>& fuse) {
+  if (!fused_steps_enabled()) return;
+  const size_t m = code.size();
+  if (fuse_whole_loop(code.data(), fuse.data(), static_cast<int>(m))) return;
+  for (size_t j = 0; j + 1 < m;) {
+    if (ScalarStep s = fused_pair_step(fuse[j], fuse[j + 1])) {
+      code[j].step = s;
+      j += 2;
+    } else {
+      ++j;
+    }
+  }
+}
+
 }  // namespace
 
 std::shared_ptr<ScalarLoop> ScalarLoop::make(std::shared_ptr<Program> cond, std::shared_ptr<Program> body) {
@@ -172,12 +193,13 @@ std::shared_ptr<ScalarLoop> ScalarLoop::make(std::shared_ptr<Program> cond, std:
   auto body_reg = [&](int x) { return x < n ? x : x - n + body_base; };
 
   std::vector<Op> bcode = b.code;
-  for (Op& op : bcode) op = {op.step, op.branch, body_reg(op.a), body_reg(op.b), body_reg(op.out)};
+  for (Op& op : bcode) op = {op.step, op.branch, body_reg(op.a), body_reg(op.b), body_reg(op.out), op.fuse};
   std::vector<int> src(b.outputs.size());
   for (size_t k = 0; k < src.size(); ++k) src[k] = body_reg(b.outputs[k]);
   std::vector<int> target;
   bcode = schedule_body(bcode, src, target);
   std::vector<ScalarInstr>& code = loop->code_;
+  std::vector<FusableInstr> fuse;  // per instruction of `code`
   for (size_t j = 0; j < bcode.size(); ++j) {
     const Op& op = bcode[j];
     int out = op.out;
@@ -187,6 +209,7 @@ std::shared_ptr<ScalarLoop> ScalarLoop::make(std::shared_ptr<Program> cond, std:
       out = target[j];
     }
     code.push_back({op.step, op.a, op.b, out, 0});
+    fuse.push_back(op.fuse);
   }
   // Next values that are other variables' old values go through temporaries first.
   for (int k = 0; k < n; ++k) {
@@ -194,25 +217,35 @@ std::shared_ptr<ScalarLoop> ScalarLoop::make(std::shared_ptr<Program> cond, std:
       const int t = static_cast<int>(regs.size());
       regs.push_back(ScalarReg{});
       code.push_back({copy_step, src[k], 0, t, 0});
+      fuse.emplace_back();
       src[k] = t;
     }
   }
   for (int k = 0; k < n; ++k)
-    if (src[k] != k) code.push_back({copy_step, src[k], 0, k, 0});
+    if (src[k] != k) {
+      code.push_back({copy_step, src[k], 0, k, 0});
+      fuse.emplace_back();
+    }
 
   loop->entry_ = static_cast<int>(code.size());
-  for (const Op& op : c.code) code.push_back({op.step, cond_reg(op.a), cond_reg(op.b), cond_reg(op.out), 0});
+  for (const Op& op : c.code) {
+    code.push_back({op.step, cond_reg(op.a), cond_reg(op.b), cond_reg(op.out), 0});
+    fuse.push_back(op.fuse);
+  }
   const int pred = cond_reg(c.outputs[0]);
   if (!c.code.empty() && c.code.back().branch && code.back().out == pred) {
     code.back().step = c.code.back().branch;
+    fuse.back().branch = true;
   } else {
     code.push_back({branch_step, pred, 0, 0, 0});
+    fuse.emplace_back();
   }
   loop->abort_ = static_cast<int>(regs.size());
   regs.push_back(ScalarReg{});
   for (ScalarInstr& ins : code) ins.jump = loop->abort_;
   code.back().jump = -static_cast<int32_t>(code.size() - 1);  // back to the body's first instruction
   if (code.size() > static_cast<size_t>(kMaxScalarProgram)) return nullptr;
+  fuse_steps(code, fuse);
   return loop;
 }
 
