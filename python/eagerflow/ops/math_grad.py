@@ -574,37 +574,36 @@ def _cumprod_grad(op, grad):
 
 
 # --- matrix products ----------------------------------------------------------------------------
+def _product_grads(op, grad, a, b, ta, tb, mm):
+    """The gradients of a @ b (with its transpose flags ta, tb) that someone reads; mm(x, y, tx, ty)
+    is the product with transposed (adjoint) operands. The gradient of a layer's input data is as
+    costly as the forward product and usually unwanted (TF's skip_input_indices)."""
+    ga = gb = None
+    if needs(op, 0):
+        ga = (mm(grad, b, False, True) if not ta and not tb else mm(grad, b, False, False) if not ta else
+              mm(b, grad, False, True) if not tb else mm(b, grad, True, True))
+    if needs(op, 1):
+        gb = (mm(a, grad, True, False) if not ta and not tb else mm(grad, a, True, False) if not ta else
+              mm(a, grad, False, False) if not tb else mm(grad, a, True, True))
+    return ga, gb
+
+
 @RegisterGradient("MatMul")
 def _matmul_grad(op, grad):
     a, b = _conj(op.inputs[0]), _conj(op.inputs[1])
     ta, tb = bool(_attr(op, "transpose_a", False)), bool(_attr(op, "transpose_b", False))
 
-    def mm(x, y, transpose_a=False, transpose_b=False):  # MatMul itself: its inputs are rank 2, conj applied
-        return _execute.execute1("MatMul", [x, y], {"transpose_a": transpose_a, "transpose_b": transpose_b})
-    # Only the products someone reads: the gradient of a layer's input data is as costly as the
-    # forward product and usually unwanted (TF's skip_input_indices).
-    ga = gb = None
-    if needs(op, 0):
-        ga = (mm(grad, b, transpose_b=True) if not ta and not tb else mm(grad, b) if not ta else
-              mm(b, grad, transpose_b=True) if not tb else mm(b, grad, transpose_a=True, transpose_b=True))
-    if needs(op, 1):
-        gb = (mm(a, grad, transpose_a=True) if not ta and not tb else mm(grad, a, transpose_a=True) if not ta else
-              mm(a, grad) if not tb else mm(grad, a, transpose_a=True, transpose_b=True))
-    return [ga, gb]
+    def mm(x, y, tx, ty):  # MatMul itself: its inputs are rank 2, conj applied
+        return _execute.execute1("MatMul", [x, y], {"transpose_a": tx, "transpose_b": ty})
+    return list(_product_grads(op, grad, a, b, ta, tb, mm))
 
 
 @RegisterGradient("BatchMatMulV2")
 def _batch_matmul_grad(op, grad):
     x, y = op.inputs
     ax, ay = bool(_attr(op, "adj_x", False)), bool(_attr(op, "adj_y", False))
-    mm = linalg_ops.matmul
-    gx = gy = None
-    if needs(op, 0):
-        gx = (mm(grad, y, adjoint_b=True) if not ax and not ay else mm(grad, y) if not ax else
-              mm(y, grad, adjoint_b=True) if not ay else mm(y, grad, adjoint_a=True, adjoint_b=True))
-    if needs(op, 1):
-        gy = (mm(x, grad, adjoint_a=True) if not ax and not ay else mm(grad, x, adjoint_a=True) if not ax else
-              mm(x, grad) if not ay else mm(grad, x, adjoint_a=True, adjoint_b=True))
+    gx, gy = _product_grads(op, grad, x, y, ax, ay,
+                            lambda p, q, tp, tq: linalg_ops.matmul(p, q, adjoint_a=tp, adjoint_b=tq))
     # Broadcast batch dims sum back to each input's batch shape.
     return [_reduce_to(gx, x), _reduce_to(gy, y)]
 
