@@ -5,8 +5,11 @@ back to back, written as one Markdown table (ratio to the best peer per row) and
                                       [--rows matmul,reduce] [--repeat 7]
 
 Frameworks and the Python that runs each (each optional; a missing one is a blank column):
-eagerflow and NumPy in this Python; TensorFlow in EAGERFLOW_TF_PYTHON (else /tmp/tf/bin/python);
-JAX in EAGERFLOW_JAX_PYTHON; PyTorch in EAGERFLOW_TORCH_PYTHON (each else this Python if it imports).
+eagerflow (the working tree's python/, a dev build) and NumPy in this Python; TensorFlow in
+EAGERFLOW_TF_PYTHON (else /tmp/tf/bin/python); JAX in EAGERFLOW_JAX_PYTHON; PyTorch in
+EAGERFLOW_TORCH_PYTHON (each else this Python if it imports). EAGERFLOW_RELEASE_PYTHON names a Python
+whose installed eagerflow (`pip install .`: the portable release build) runs the eagerflow rows again,
+as the column "eagerflow (release)"; the ratio to the best peer stays the dev build's.
 A worker prints one JSON object: row -> best seconds per call (min over repeats).
 """
 import argparse
@@ -19,6 +22,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+# The column of an installed release build (EAGERFLOW_RELEASE_PYTHON) beside the working tree's.
+RELEASE = "eagerflow (release)"
 
 DENSE = (784, 1024, 512, 256, 10)  # the dense net's layer widths (ReLU between, softmax cross-entropy)
 DENSE_ROW = "dense 784-1024-512-256-10 SGD step, batch 100"
@@ -330,8 +335,10 @@ def _measure(make, repeat, budget=0.3):
 
 def worker(framework, only, repeat):
     import numpy as np
-    if framework == "eagerflow":
+    if framework in ("eagerflow", RELEASE):
         import eagerflow as m
+        if framework == RELEASE and os.path.abspath(m.__file__).startswith(os.path.join(ROOT, "python")):
+            raise SystemExit("EAGERFLOW_RELEASE_PYTHON imports the working tree's eagerflow, not an installed one")
         rows = _tf_rows(m, np)
     elif framework == "tensorflow":
         import tensorflow as m
@@ -361,6 +368,7 @@ def _interpreters():
     me = sys.executable
     return {
         "eagerflow": me,
+        RELEASE: os.environ.get("EAGERFLOW_RELEASE_PYTHON") or "",
         "numpy": me,
         "tensorflow": os.environ.get("EAGERFLOW_TF_PYTHON") or "/tmp/tf/bin/python",
         "jax": os.environ.get("EAGERFLOW_JAX_PYTHON") or me,
@@ -401,16 +409,22 @@ def table(results, frameworks):
         for r in results.get(fw, {}):
             if r not in rows:
                 rows.append(r)
-    lines = ["| row | " + " | ".join(frameworks) + " | eagerflow ÷ best peer |",
-             "|---|" + "---|" * (len(frameworks) + 1)]
+    release = RELEASE in frameworks
+    names = ["eagerflow (dev)" if fw == "eagerflow" and release else fw for fw in frameworks]
+    extra = ["eagerflow (dev) ÷ best peer", "release ÷ dev"] if release else ["eagerflow ÷ best peer"]
+    lines = ["| row | " + " | ".join(names + extra) + " |", "|---|" + "---|" * (len(names) + len(extra))]
     ratios = {}
     for r in rows:
         vals = [results.get(fw, {}).get(r) for fw in frameworks]
-        peers = [v for fw, v in zip(frameworks, vals) if fw != "eagerflow" and v]
+        peers = [v for fw, v in zip(frameworks, vals) if fw not in ("eagerflow", RELEASE) and v]
         ef = results.get("eagerflow", {}).get(r)
         ratio = ef / min(peers) if ef and peers else None
         ratios[r] = ratio
-        lines.append("| %s | %s | %s |" % (r, " | ".join(_fmt(v) for v in vals), "%.2f" % ratio if ratio else ""))
+        cells = [_fmt(v) for v in vals] + ["%.2f" % ratio if ratio else ""]
+        if release:
+            rel = results.get(RELEASE, {}).get(r)
+            cells.append("%.2f" % (rel / ef) if rel and ef else "")
+        lines.append("| %s | %s |" % (r, " | ".join(cells)))
     return "\n".join(lines), ratios
 
 
@@ -444,10 +458,14 @@ def main():
         return worker(a.worker, only, a.repeat)
     results, frameworks = {}, []
     for fw, py in _interpreters().items():
-        if not os.path.exists(py):
+        if not py or not os.path.exists(py):
             continue
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [os.path.join(ROOT, "python"),
-                                                                         os.environ.get("PYTHONPATH")])))
+        # The release worker imports its own installed eagerflow, never the working tree's.
+        tree = [] if fw == RELEASE else [os.path.join(ROOT, "python")]
+        path = os.pathsep.join(filter(None, tree + [os.environ.get("PYTHONPATH")]))
+        env = dict(os.environ, PYTHONPATH=path)
+        if not path:
+            del env["PYTHONPATH"]
         env.pop("LD_PRELOAD", None)
         proc = subprocess.run([py, os.path.abspath(__file__), "--worker", fw, "--rows", a.rows,
                                "--repeat", str(a.repeat)], capture_output=True, text=True, env=env)

@@ -261,6 +261,18 @@ def _re2_missing():
 
 
 _NO_RE2 = _re2_missing()
+
+
+def _icu_missing():
+    """Why UnicodeScript cannot run here (None when it can)."""
+    try:
+        execute("UnicodeScript", [tf.constant(i32([65]))])
+        return None
+    except tf.errors.UnimplementedError:
+        return "eagerflow was built without ICU (Debian: libicu-dev)"
+
+
+_NO_ICU = _icu_missing()
 _SEGMENTS = "the segment count is the last segment id + 1 (TF: ?)"
 _DISTINCT = "the count of distinct values (TF: [?])"
 _UPDATE = "stateful variable update (TF has no entry either)"
@@ -629,6 +641,7 @@ SAMPLES = {
                         no_grad=_STRING),
     "UnicodeTranscode": op(call(s(["h\u00e9", "a"]), input_encoding="UTF-8", output_encoding="UTF-32-BE"),
                            no_grad=_STRING),
+    "UnicodeScript": op(call(i32([65, 1041, 33464, -1, 0x110000])), no_grad=_INT, skip=_NO_ICU),
     "RegexFullMatch": op(call(s(["abc", "ab"]), s("a.c")), no_grad=_BOOL, skip=_NO_RE2),
     "RegexReplace": op(call(s(["aba", ""]), s("a"), s("x")), call(s(["aba"]), s("(b)"), s("<\\1>"), replace_global=False),
                        no_grad=_STRING, skip=_NO_RE2),

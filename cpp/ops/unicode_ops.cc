@@ -1,5 +1,6 @@
 // Op definitions of the Unicode ops: UnicodeDecode(WithOffsets) (strings -> row_splits and code
-// points of a flat ragged tensor), UnicodeEncode (the reverse) and UnicodeTranscode (elementwise).
+// points of a flat ragged tensor), UnicodeEncode (the reverse), UnicodeTranscode and UnicodeScript
+// (elementwise).
 #include "ops/array_shapes.h"
 #include "ops/types.h"
 
@@ -43,6 +44,13 @@ EF_REGISTER_OP([] {
                     {"input_encoding", "output_encoding", "errors", "replacement_char", "replace_control_characters"},
                     infer_unicode_transcode)
                 .with_types({"string"}, {});
+  d.elementwise = true;
+  return d;
+}());
+// ICU's UScriptCode of each int32 code point (kernels/cpu/unicode_script.cc).
+EF_REGISTER_OP([] {
+  OpDef d = make_op("UnicodeScript", {"input"}, {}, [](InferContext& c) { c.set_output(0, DType::kInt32, c.shapes[0]); })
+                .with_types({"int32"}, {});
   d.elementwise = true;
   return d;
 }());

@@ -23,9 +23,9 @@ constexpr int64_t kArgTile = 256;
 template <bool kMax, typename T>
 int64_t first_extreme_index(const T* p, int64_t n, T init) {
   using I = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
-  constexpr int L = 64 / sizeof(T), K = 4;
-  typedef T V __attribute__((vector_size(64)));
-  typedef I VI __attribute__((vector_size(64)));
+  constexpr int L = kVectorBytes / sizeof(T), K = 4;
+  typedef T V __attribute__((vector_size(kVectorBytes)));
+  typedef I VI __attribute__((vector_size(kVectorBytes)));
   V m[K];
   VI idx[K], cur[K];
   for (int k = 0; k < K; ++k)

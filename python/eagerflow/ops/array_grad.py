@@ -285,6 +285,7 @@ for _t in ("Shape", "Size", "Rank", "OneHot", "ZerosLike", "OnesLike", "Where", 
            "StringFormat", "StringJoin", "StringLength", "StringSplit", "StringSplitV2", "StringUpper", "StringLower",
            "StringStrip", "Substr", "ReduceJoin", "StringToNumber", "AsString", "StringToHashBucketFast",
            "StringToHashBucketStrong", "UnicodeDecode", "UnicodeDecodeWithOffsets", "UnicodeEncode", "UnicodeTranscode",
+           "UnicodeScript",
            "RegexFullMatch", "StaticRegexFullMatch", "RegexReplace", "StaticRegexReplace",
            "Const", "Placeholder", "NoOp", "Assert", "PrintV2"):
     no_gradient(_t)

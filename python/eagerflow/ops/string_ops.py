@@ -162,3 +162,9 @@ def regex_replace(input, pattern, rewrite, replace_global=True, name=None):
         return input.with_flat_values(regex_replace(input.flat_values, pattern, rewrite, replace_global))
     return execute1("RegexReplace", [_string_tensor(input), _string_tensor(pattern), _string_tensor(rewrite)],
                     {"replace_global": replace_global})
+
+
+def unicode_script(input, name=None):
+    """tf.strings.unicode_script: ICU's UScriptCode of each int32 code point (-1 for one outside Unicode)."""
+    return _elementwise("UnicodeScript", input, {},
+                        convert=lambda x: x if isinstance(x, _core.Tensor) else convert_to_tensor(x, dtype=dtypes.int32))
