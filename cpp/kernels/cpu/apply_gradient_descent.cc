@@ -4,12 +4,7 @@
 #include "kernels/cpu/broadcast.h"
 #include "ops/op_util.h"
 #include "ops/resource_ops.h"
-
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#endif
+#include "kernels/cpu/no_fp_contract.h"
 
 namespace ef {
 namespace {

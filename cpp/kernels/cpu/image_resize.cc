@@ -11,13 +11,9 @@
 #include "ops/op_util.h"
 #include "ops/signature.h"
 
-// TF's kernels round each product before adding it; a fused multiply-add (-march=native) would
-// make the bilinear outputs differ from TF's in the last bits.
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#endif
+// TF's kernels round each product before adding it: with a fused multiply-add the bilinear outputs
+// would differ from TF's in the last bits.
+#include "kernels/cpu/no_fp_contract.h"
 
 namespace ef {
 namespace {
