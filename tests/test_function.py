@@ -470,6 +470,89 @@ def test_structured_arguments_take_the_fast_path(make):
     assert f.experimental_get_tracing_count() == 1
 
 
+class _Pair:
+    """A class with TF's CustomNestProtocol: metadata m, components (x, y)."""
+
+    def __init__(self, x, y, m=("a", 1)):
+        self.x, self.y, self.m = x, y, m
+
+    def __tf_flatten__(self):
+        return self.m, (self.x, self.y)
+
+    @classmethod
+    def __tf_unflatten__(cls, metadata, components):
+        return cls(*components, m=metadata)
+
+
+def test_custom_nest_arguments_trace_by_structure():
+    c = tf.constant([2.0])
+
+    @tf.function
+    def f(p):
+        return p.x + p.y
+
+    # TF's CustomNestTraceType: class, metadata and component types key the trace.
+    assert f(_Pair(c, c)).numpy()[0] == 4.0
+    assert f._fast.call((_Pair(c, c),)) is not NotImplemented
+    assert f(_Pair(c, 3 * c)).numpy()[0] == 8.0  # new tensors, same trace, fed not captured
+    assert f.experimental_get_tracing_count() == 1
+    assert f(_Pair(c, c, ["u"])).numpy()[0] == 4.0  # unhashable metadata
+    assert f(_Pair(c, c, ["u"])).numpy()[0] == 4.0
+    assert f(_Pair(c, 1.0)).numpy()[0] == 3.0  # a Python float component keys by value
+    assert f.experimental_get_tracing_count() == 3
+    assert str(f.get_concrete_function(_Pair(c, c)).function_type) == (
+        "(p: CustomNestTraceType [metadata=('a', 1), components=(TensorSpec(shape=(1,), dtype=tf.float32, "
+        "name=None), TensorSpec(shape=(1,), dtype=tf.float32, name=None))]) -> TensorSpec(shape=(1,), "
+        "dtype=tf.float32, name=None)")
+
+
+def test_custom_nest_metadata_with_a_tensor_takes_the_python_path():
+    c = tf.constant([2.0])
+
+    @tf.function
+    def f(p):
+        return p.x + p.y
+
+    assert f(_Pair(c, c, m=c)).numpy()[0] == 4.0
+    assert f._fast.call((_Pair(c, c, m=c),)) is NotImplemented
+
+
+def test_variable_arguments_take_the_fast_path():
+    v, w = tf.Variable([1.0]), tf.Variable([10.0])
+
+    @tf.function
+    def f(a, b):
+        return a + b
+
+    assert f(v, w).numpy()[0] == 11.0
+    assert f._fast.call((v, w)) is not NotImplemented
+    w.assign([20.0])
+    assert f(w, v).numpy()[0] == 21.0  # each call feeds its own variables' handles
+    assert f.experimental_get_tracing_count() == 1
+    assert f(v, v).numpy()[0] == 2.0  # an alias is another VariableSpec (alias_id 0 twice)
+    assert f._fast.call((v, v)) is not NotImplemented
+    assert f(tf.Variable([5.0], trainable=False), w).numpy()[0] == 25.0  # trainability keys it
+    assert f(tf.Variable([1.0, 2.0]), w).numpy().tolist() == [21.0, 22.0]  # so does the shape
+    assert f(tf.Variable([1.0], shape=tf.TensorShape(None)), w).numpy()[0] == 21.0
+    assert f.experimental_get_tracing_count() == 5
+    assert f({"k": v}["k"], w).numpy()[0] == 21.0
+    assert f.experimental_get_tracing_count() == 5
+
+
+def test_variable_arguments_assign_through_the_fast_path():
+    v = tf.Variable(1.0)
+
+    @tf.function
+    def bump(var, by):
+        var.assign_add(by)
+        return var.read_value()
+
+    for i in range(3):
+        assert bump(v, tf.constant(2.0)).numpy() == 1.0 + 2.0 * (i + 1)
+    assert bump._fast.call((v, tf.constant(0.0))) is not NotImplemented
+    assert v.numpy() == 7.0
+
+
 def test_structured_arguments_keep_python_values_in_the_key():
     @tf.function
     def f(s):

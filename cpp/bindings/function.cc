@@ -1,7 +1,7 @@
 // tf.function's call fast path in C++: one call computes the trace key of the arguments (dtype and
 // shape of tensors, values of Python scalars), finds the compiled plan and runs it with the GIL
 // released (kept for a few tiny elementwise steps, see Plan::light). Only exact keys are looked up here;
-// anything it cannot key (kwargs, Variables, dict subclasses, ...) or has not seen goes to Python,
+// anything it cannot key (kwargs, dict subclasses, NumPy arrays, ...) or has not seen goes to Python,
 // which does the TraceType subtype lookup (function_cache.py) and then adds the key.
 #include <optional>
 #include <pybind11/stl.h>
@@ -51,17 +51,28 @@ void put(std::string& key, T v) {
 // Nesting deeper than this goes to Python (which keys any depth).
 constexpr int kMaxDepth = 16;
 
-bool encode_value(PyObject* o, std::string& key, std::vector<Tensor>* feeds, int depth);
+// The class tf.Variable makes (registered by Python); its instances key like TF's VariableSpec.
+PyTypeObject* g_variable_type = nullptr;
 
-bool encode_items(PyObject* const* items, Py_ssize_t n, std::string& key, std::vector<Tensor>* feeds, int depth) {
-  put(key, static_cast<int64_t>(n));
+// One key being written: its bytes, the tensors to feed (when wanted) and the variables met so far
+// (a variable's alias id is the position of its first appearance, as TF's tracing context counts).
+struct KeyWriter {
+  std::string& key;
+  std::vector<Tensor>* feeds;
+  std::vector<PyObject*> variables;
+};
+
+bool encode_value(PyObject* o, KeyWriter& w, int depth);
+
+bool encode_items(PyObject* const* items, Py_ssize_t n, KeyWriter& w, int depth) {
+  put(w.key, static_cast<int64_t>(n));
   for (Py_ssize_t i = 0; i < n; ++i)
-    if (!encode_value(items[i], key, feeds, depth + 1)) return false;
+    if (!encode_value(items[i], w, depth + 1)) return false;
   return true;
 }
 
 // A dict with str keys, in tf.nest's order (sorted keys; UTF-8 byte order is code point order).
-bool encode_dict(PyObject* d, std::string& key, std::vector<Tensor>* feeds, int depth) {
+bool encode_dict(PyObject* d, KeyWriter& w, int depth) {
   struct Item {
     std::string_view name;
     PyObject* value;
@@ -84,21 +95,35 @@ bool encode_dict(PyObject* d, std::string& key, std::vector<Tensor>* feeds, int 
   if (ok) {
     std::sort(scratch.begin() + static_cast<std::ptrdiff_t>(base), scratch.end(),
               [](const Item& a, const Item& b) { return a.name < b.name; });
-    key.push_back('{');
-    put(key, static_cast<int64_t>(scratch.size() - base));
+    w.key.push_back('{');
+    put(w.key, static_cast<int64_t>(scratch.size() - base));
     for (size_t i = base; ok && i < scratch.size(); ++i) {
-      put(key, static_cast<int64_t>(scratch[i].name.size()));
-      key.append(scratch[i].name);
-      ok = encode_value(scratch[i].value, key, feeds, depth + 1);
+      put(w.key, static_cast<int64_t>(scratch[i].name.size()));
+      w.key.append(scratch[i].name);
+      ok = encode_value(scratch[i].value, w, depth + 1);
     }
   }
   scratch.resize(base);
   return ok;
 }
 
+// Attribute names, interned once (PyObject_GetAttrString would build a new string per lookup).
+PyObject* interned(const char* name) { return PyUnicode_InternFromString(name); }
+
+bool has_attr(PyObject* o, PyObject* name) {
+  PyObject* a = PyObject_GetAttr(o, name);
+  if (!a) {
+    PyErr_Clear();
+    return false;
+  }
+  Py_DECREF(a);
+  return true;
+}
+
 bool is_namedtuple(PyObject* o) {
   if (!PyTuple_Check(o)) return false;
-  PyObject* fields = PyObject_GetAttrString(reinterpret_cast<PyObject*>(Py_TYPE(o)), "_fields");
+  static PyObject* const kFields = interned("_fields");
+  PyObject* fields = PyObject_GetAttr(reinterpret_cast<PyObject*>(Py_TYPE(o)), kFields);
   if (!fields) {
     PyErr_Clear();
     return false;
@@ -108,19 +133,100 @@ bool is_namedtuple(PyObject* o) {
   return ok;
 }
 
+bool encode_tensor(PyObject* o, KeyWriter& w) {
+  const Tensor& t = tensor_of(o);
+  if (t->is_symbolic()) return false;
+  const Shape& s = t->shape();
+  w.key.push_back('T');
+  w.key.push_back(static_cast<char>(t->dtype()));
+  w.key.push_back(static_cast<char>(s.rank()));
+  w.key.append(reinterpret_cast<const char*>(s.begin()), sizeof(int64_t) * static_cast<size_t>(s.rank()));
+  if (w.feeds) w.feeds->push_back(t);
+  return true;
+}
+
+// A variable's own key (dtype, declared shape, trainability: fixed when it is made), computed once
+// and kept on the variable.
+py::object variable_key(PyObject* var) {
+  py::handle v(var);
+  static PyObject* const kAttr = interned("_fast_call_key");
+  if (PyObject* cached = PyObject_GetAttr(var, kAttr)) return py::reinterpret_steal<py::object>(cached);
+  PyErr_Clear();
+  std::string k;
+  k.push_back('V');
+  k.push_back(static_cast<char>(v.attr("_dtype").attr("_type_enum").cast<int>()));
+  k.push_back(py::bool_(v.attr("_trainable")) ? 't' : 'f');
+  py::object dims = v.attr("_shape").attr("_dims");
+  if (dims.is_none()) {
+    k.push_back('?');
+  } else {
+    put(k, static_cast<int64_t>(py::len(dims)));
+    for (py::handle d : dims) put(k, d.is_none() ? int64_t(-1) : d.cast<int64_t>());
+  }
+  py::bytes b(k);
+  if (PyObject_SetAttr(var, kAttr, b.ptr()) != 0) throw py::error_already_set();
+  return std::move(b);
+}
+
+bool encode_variable(PyObject* o, KeyWriter& w) {
+  static PyObject* const kHandle = interned("_handle");
+  PyObject* handle = PyObject_GetAttr(o, kHandle);
+  if (!handle) {
+    PyErr_Clear();
+    return false;
+  }
+  py::object h = py::reinterpret_steal<py::object>(handle);
+  if (Py_TYPE(handle) != g_eager_tensor_type || tensor_of(handle)->is_symbolic()) return false;
+  py::object vk;
+  try {
+    vk = variable_key(o);
+  } catch (py::error_already_set&) {
+    return false;  // the Python path raises what is wrong with it
+  }
+  w.key.append(PyBytes_AS_STRING(vk.ptr()), static_cast<size_t>(PyBytes_GET_SIZE(vk.ptr())));
+  const auto seen = std::find(w.variables.begin(), w.variables.end(), o);
+  put(w.key, static_cast<int32_t>(seen - w.variables.begin()));
+  if (seen == w.variables.end()) w.variables.push_back(o);
+  if (w.feeds) w.feeds->push_back(tensor_of(handle));
+  return true;
+}
+
+// An object of a class with __tf_flatten__ / __tf_unflatten__ (TF's CustomNestProtocol): its class,
+// its metadata (Python values only) and its components.
+bool encode_custom_nest(PyObject* o, KeyWriter& w, int depth) {
+  static PyObject* const kFlatten = interned("__tf_flatten__");
+  static PyObject* const kUnflatten = interned("__tf_unflatten__");
+  static PyObject* const kTracingType = interned("__tf_tracing_type__");
+  PyObject* type = reinterpret_cast<PyObject*>(Py_TYPE(o));
+  if (!has_attr(type, kFlatten) || !has_attr(type, kUnflatten) || has_attr(type, kTracingType)) return false;
+  PyObject* r = PyObject_CallMethodNoArgs(o, kFlatten);
+  if (!r) {
+    PyErr_Clear();
+    return false;  // the Python path raises it
+  }
+  py::object flat = py::reinterpret_steal<py::object>(r);
+  if (!PyTuple_CheckExact(r) || PyTuple_GET_SIZE(r) != 2 || !PyTuple_CheckExact(PyTuple_GET_ITEM(r, 1))) return false;
+  // The class keys it as a namedtuple's does (the Python cache's entry holds it).
+  w.key.push_back('c');
+  put(w.key, reinterpret_cast<uintptr_t>(type));
+  std::vector<Tensor> none;
+  std::vector<Tensor>* feeds = w.feeds;
+  w.feeds = &none;  // metadata is static configuration: a tensor there goes to Python
+  const bool meta_ok = encode_value(PyTuple_GET_ITEM(r, 0), w, depth + 1) && none.empty();
+  w.feeds = feeds;
+  if (!meta_ok) return false;
+  PyObject* comps = PyTuple_GET_ITEM(r, 1);
+  return encode_items(&PyTuple_GET_ITEM(comps, 0), PyTuple_GET_SIZE(comps), w, depth);
+}
+
 // Appends the key of one argument (tensors: dtype and shape; Python scalars and strings: their
-// value; tuples, lists, str-keyed dicts and namedtuples: their structure and items) and its tensors
-// in tf.nest order. False for anything else: the caller takes the general path.
-bool encode_value(PyObject* o, std::string& key, std::vector<Tensor>* feeds, int depth) {
+// value; tuples, lists, str-keyed dicts and namedtuples: their structure and items; variables: their
+// spec and alias id; __tf_flatten__ objects: class, metadata and components) and its tensors in
+// tf.nest order. False for anything else: the caller takes the general path.
+bool encode_value(PyObject* o, KeyWriter& w, int depth) {
+  std::string& key = w.key;
   if (Py_TYPE(o) == g_eager_tensor_type) {
-    const Tensor& t = tensor_of(o);
-    if (t->is_symbolic()) return false;
-    const Shape& s = t->shape();
-    key.push_back('T');
-    key.push_back(static_cast<char>(t->dtype()));
-    key.push_back(static_cast<char>(s.rank()));
-    key.append(reinterpret_cast<const char*>(s.begin()), sizeof(int64_t) * static_cast<size_t>(s.rank()));
-    if (feeds) feeds->push_back(t);
+    return encode_tensor(o, w);
   } else if (o == Py_None) {
     key.push_back('N');
   } else if (PyBool_Check(o)) {
@@ -144,22 +250,26 @@ bool encode_value(PyObject* o, std::string& key, std::vector<Tensor>* feeds, int
     key.push_back('s');
     put(key, static_cast<int64_t>(len));
     key.append(s, static_cast<size_t>(len));
+  } else if (Py_TYPE(o) == g_variable_type) {
+    return encode_variable(o, w);
   } else if (depth >= kMaxDepth) {
     return false;
   } else if (PyTuple_CheckExact(o)) {
     key.push_back('(');
-    return encode_items(&PyTuple_GET_ITEM(o, 0), PyTuple_GET_SIZE(o), key, feeds, depth);
+    return encode_items(&PyTuple_GET_ITEM(o, 0), PyTuple_GET_SIZE(o), w, depth);
   } else if (PyList_CheckExact(o)) {
     key.push_back('[');
-    return encode_items(PySequence_Fast_ITEMS(o), PyList_GET_SIZE(o), key, feeds, depth);
+    return encode_items(PySequence_Fast_ITEMS(o), PyList_GET_SIZE(o), w, depth);
   } else if (PyDict_CheckExact(o)) {
-    return encode_dict(o, key, feeds, depth);
+    return encode_dict(o, w, depth);
   } else if (is_namedtuple(o)) {
     // The class itself keys it: the Python cache's entry holds the class, and any change there
     // empties this cache, so the address cannot be reused by another class while the key lives.
     key.push_back('n');
     put(key, reinterpret_cast<uintptr_t>(Py_TYPE(o)));
-    return encode_items(&PyTuple_GET_ITEM(o, 0), PyTuple_GET_SIZE(o), key, feeds, depth);
+    return encode_items(&PyTuple_GET_ITEM(o, 0), PyTuple_GET_SIZE(o), w, depth);
+  } else if (!PyType_Check(o) && !PyTuple_Check(o) && !PyList_Check(o) && !PyDict_Check(o)) {
+    return encode_custom_nest(o, w, depth);
   } else {
     return false;
   }
@@ -168,7 +278,8 @@ bool encode_value(PyObject* o, std::string& key, std::vector<Tensor>* feeds, int
 
 // Appends the key of `args` to `key` and their tensors to `feeds` (when given).
 bool encode_args(PyObject* args, std::string& key, std::vector<Tensor>* feeds) {
-  return encode_items(&PyTuple_GET_ITEM(args, 0), PyTuple_GET_SIZE(args), key, feeds, 0);
+  KeyWriter w{key, feeds, {}};
+  return encode_items(&PyTuple_GET_ITEM(args, 0), PyTuple_GET_SIZE(args), w, 0);
 }
 
 // Per-function gradient helpers (backward functions), keyed by the forward functions and a tag;
@@ -370,6 +481,9 @@ void init_function(py::module_& m) {
   });
   m.def("function_grad_cache_get", &grad_cache_get);
   m.def("function_grad_cache_set", &grad_cache_set);
+  m.def("register_variable_class", [](py::object cls) {
+    g_variable_type = reinterpret_cast<PyTypeObject*>(cls.release().ptr());  // kept alive for the process
+  });
   m.def("set_run_functions_eagerly", [](bool v) { g_run_functions_eagerly = v; });
   m.def("functions_run_eagerly", [] { return g_run_functions_eagerly; });
 }

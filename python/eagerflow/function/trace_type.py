@@ -1,8 +1,8 @@
 """Built-in TraceTypes: the type of each tf.function argument, which decides when to retrace.
 
 Tensors are typed by dtype and shape (a fixed dim is a subtype of None, a ranked shape of an unknown
-rank), Python primitives by value, containers by their elements, objects with __tf_tracing_type__ by
-what it returns, and any other object by weak reference and its equality/hash: a trace for a dead
+rank), Python primitives by value, containers and __tf_flatten__ objects by their elements, objects
+with __tf_tracing_type__ by what it returns, and any other object by weak reference and its equality/hash: a trace for a dead
 object never matches again and the cache does not keep the object alive.
 """
 import collections.abc
@@ -312,6 +312,31 @@ class DictType(_Composite):
         return dict(items) if type(value) is dict else type(value)(items)
 
 
+class CustomNestType(_Composite):
+    """An object of a class with __tf_flatten__ / __tf_unflatten__ (TF's CustomNestProtocol).
+    tag: (class, metadata); the metadata may be unhashable, so only the class and components hash."""
+    __slots__ = ()
+
+    def __init__(self, tag, components):
+        self.tag = tag
+        self.components = tuple(components)
+        self._hash = hash((CustomNestType, tag[0], self.components))
+
+    def _children(self, value):
+        return list(value.__tf_flatten__()[1])
+
+    def _rebuild(self, value, children):
+        return self.tag[0].__tf_unflatten__(self.tag[1], tuple(children))
+
+    def __repr__(self):  # TF's text
+        return "CustomNestTraceType [metadata=%r, components=%r]" % (self.tag[1], self.components)
+
+
+def _is_custom_nest(value):
+    cls = type(value)
+    return (not isinstance(value, type) and hasattr(cls, "__tf_flatten__") and hasattr(cls, "__tf_unflatten__"))
+
+
 class CompositeType(_Builtin):
     """A CompositeTensor argument: typed by its TypeSpec, fed by its component tensors and rebuilt
     from placeholders of them while tracing."""
@@ -413,6 +438,9 @@ def from_value(value, context=None):
     if isinstance(value, collections.abc.Mapping):
         keys = tuple(sorted(value, key=_sort_key))
         return DictType((cls, keys), [from_value(value[k], context) for k in keys])
+    if _is_custom_nest(value):
+        metadata, components = value.__tf_flatten__()
+        return CustomNestType((cls, metadata), [from_value(c, context) for c in components])
     try:
         return WeakrefType(value)
     except TypeError:

@@ -490,3 +490,4 @@ class _UnreadVariable(Variable):
 
 
 Variable.__module__ = "eagerflow"
+_core.register_variable_class(ResourceVariable)  # tf.function's C++ call path keys its instances
