@@ -48,10 +48,28 @@ def test_add_then_relu(benchmark, lib, mode):
 
 # --- (a2) calls whose arguments are structures: the cache key covers nested leaves --------------
 
+class _Nested:
+    """An object tf.nest flattens through __tf_flatten__ (TF's CustomNestProtocol)."""
+
+    def __init__(self, first, second):
+        self.first, self.second = first, second
+
+    def __tf_flatten__(self):
+        return (), (self.first, self.second)
+
+    @classmethod
+    def __tf_unflatten__(cls, metadata, components):
+        return cls(*components)
+
+
 def _structure(t, kind):
     c = [t.constant([float(i)]) for i in range(10)]
     if kind == "dict4":
         return {"x": {"a": c[0], "b": c[1]}, "y": [c[2], c[3]]}
+    if kind == "variables10":
+        return [t.Variable(x) for x in c]
+    if kind == "custom_nest":
+        return _Nested(c[0], {"k": c[1]})
     Pair = _PAIR
     return {"a": (c[0], c[1]), "b": [c[2], {"c": c[3], "d": c[4]}], "e": Pair(c[5], c[6]),
             "f": (c[7], [c[8], c[9]]), "lr": 0.5}
@@ -62,9 +80,9 @@ _PAIR = collections.namedtuple("Pair", "first second")
 
 
 @pytest.mark.benchmark(group="structured arguments")
-@pytest.mark.parametrize("kind", ["dict4", "mixed10"])
+@pytest.mark.parametrize("kind", ["dict4", "mixed10", "variables10", "custom_nest"])
 def test_structured_call(benchmark, lib, kind):
-    f = lib.function(lambda s: lib.nest.flatten(s)[0])
+    f = lib.function(lambda s: lib.identity(lib.nest.flatten(s)[0]))
     s = _structure(lib, kind)
     f(s)
     benchmark(f, s)
