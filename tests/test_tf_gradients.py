@@ -241,3 +241,16 @@ def test_gradient_function_sees_node_view():
     finally:
         gradient_registry._GRADIENTS["Cast"] = f
     assert seen == {"type": "Cast", "dst": tf.float64, "repr": "<tf.Operation 'c' type=Cast>", "skip": None}
+
+
+def test_complex_ys_need_grad_ys():
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.constant([1 + 2j, 3 - 1j], tf.complex64)
+        y = tf.reduce_sum(x * x)
+        with pytest.raises(TypeError) as e:
+            tf.gradients(y, x)
+        gx = tf.gradients(y, x, grad_ys=tf.ones_like(y))[0]
+    assert str(e.value) == ('Gradients of complex tensors (Tensor("Sum:0", shape=(), dtype=complex64)) must set '
+                            'grad_ys (y.dtype = complex64)')
+    assert gx.dtype == tf.complex64

@@ -81,6 +81,8 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False, aggr
             if g is None:
                 if not backprop._is_trainable(y.dtype) or y.dtype == dtypes.resource:
                     continue
+                if y.dtype.is_complex:  # which real loss is meant is ambiguous
+                    raise TypeError(f"Gradients of complex tensors ({y}) must set grad_ys (y.dtype = {y.dtype.name})")
                 with name_scope(f"grad_ys_{i}"):
                     g = backprop._ones_for(y)
             elif not isinstance(g, (_Tensor, IndexedSlices)):
