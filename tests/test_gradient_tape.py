@@ -742,3 +742,28 @@ def test_source_that_is_a_target_gets_its_output_gradient():
     with tf.GradientTape() as tape:
         pass
     assert tape.gradient(tf.Variable(1, trainable=False), v0) is None
+
+
+def test_wrong_number_of_gradients_is_tf_internal_error():
+    # TF's tape words both directions "too few" (eagerly and in tf.function).
+    f = gradient_registry._GRADIENTS["AddV2"]
+    gradient_registry._GRADIENTS["AddV2"] = lambda op, grad: [grad]
+    try:
+        x = tf.constant([1.0, 2.0])
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = x + x
+        with pytest.raises(tf.errors.InternalError,
+                           match=r"^Recorded operation 'AddV2' returned too few gradients. Expected 2 but received 1$"):
+            t.gradient(y, x)
+
+        @tf.function
+        def traced(x):
+            with tf.GradientTape() as t:
+                t.watch(x)
+                y = x + x
+            return t.gradient(y, x)
+        with pytest.raises(tf.errors.InternalError, match="returned too few gradients. Expected 2 but received 1"):
+            traced(x)
+    finally:
+        gradient_registry._GRADIENTS["AddV2"] = f

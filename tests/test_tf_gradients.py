@@ -201,3 +201,56 @@ def test_signatures_are_tfs():
     assert list(inspect.signature(tf.compat.v1.gradients).parameters)[4] == "colocate_gradients_with_ops"
     assert str(inspect.signature(tf.compat.v1.hessians)) == (
         "(ys, xs, name='hessians', colocate_gradients_with_ops=False, gate_gradients=False, aggregation_method=None)")
+
+
+def test_wrong_number_of_gradients_names_the_node_def():
+    from eagerflow.framework import gradient_registry
+    f = gradient_registry._GRADIENTS["Identity"]
+    gradient_registry._GRADIENTS["Identity"] = lambda op, grad: [grad, grad]
+    try:
+        g = tf.Graph()
+        with g.as_default():
+            x = tf.constant([1.0, 2.0])
+            y = tf.identity(x)
+            # TF's message, with the node's NodeDef in text form.
+            with pytest.raises(ValueError) as e:
+                tf.gradients(y, x)
+        assert str(e.value) == ('Num gradients 2 generated for op name: "Identity"\nop: "Identity"\ninput: "Const"\n'
+                                'attr {\n  key: "T"\n  value {\n    type: DT_FLOAT\n  }\n}\n do not match num inputs 1')
+    finally:
+        gradient_registry._GRADIENTS["Identity"] = f
+
+
+def test_gradient_function_sees_node_view():
+    from eagerflow.framework import gradient_registry
+    f = gradient_registry._GRADIENTS["Cast"]
+    seen = {}
+
+    def spy(op, grad):
+        seen.update(type=op.type, dst=op.get_attr("DstT"), repr=repr(op), skip=op.skip_input_indices)
+        with pytest.raises(ValueError, match=r"^Operation 'c' has no attr named 'nope'.$"):
+            op.get_attr("nope")
+        return f(op, grad)
+    gradient_registry._GRADIENTS["Cast"] = spy
+    try:
+        g = tf.Graph()
+        with g.as_default():
+            x = tf.constant([1.0, 2.0])
+            y = tf.cast(x, tf.float64, name="c")
+            tf.gradients(y, x)
+    finally:
+        gradient_registry._GRADIENTS["Cast"] = f
+    assert seen == {"type": "Cast", "dst": tf.float64, "repr": "<tf.Operation 'c' type=Cast>", "skip": None}
+
+
+def test_complex_ys_need_grad_ys():
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.constant([1 + 2j, 3 - 1j], tf.complex64)
+        y = tf.reduce_sum(x * x)
+        with pytest.raises(TypeError) as e:
+            tf.gradients(y, x)
+        gx = tf.gradients(y, x, grad_ys=tf.ones_like(y))[0]
+    assert str(e.value) == ('Gradients of complex tensors (Tensor("Sum:0", shape=(), dtype=complex64)) must set '
+                            'grad_ys (y.dtype = complex64)')
+    assert gx.dtype == tf.complex64

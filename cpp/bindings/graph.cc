@@ -187,6 +187,17 @@ void init_graph(py::module_& m) {
         for (auto& kv : r.node->attrs.items()) d[py::str(kv.first)] = attr_to_python(kv.second);
         return d;
       })
+      // (AttrKind, value) or None, as TapeEntry.attr: the gradient functions' view of an op.
+      .def("attr", [](const NodeRef& r, const std::string& name) -> py::object {
+        const AttrValue* v = r.node->attrs.find(name);
+        if (!v) return py::none();
+        return py::make_tuple(static_cast<int>(attr_kind(*v)), attr_to_python(*v));
+      })
+      .def_property_readonly("attr_names", [](const NodeRef& r) {
+        std::vector<std::string> names;
+        for (auto& kv : r.node->attrs.items()) names.push_back(kv.first);
+        return names;
+      })
       // name -> the AttrValue field each attr fills ("type", "shape", "list.type", ...): attrs() alone
       // cannot tell a dtype from an int or a shape from a list.
       .def("attr_fields", [](const NodeRef& r) {

@@ -15,21 +15,25 @@ namespace ef {
 
 namespace {
 
+// TF's backprop_util.IsTrainable: the dtypes whose tensors carry gradients.
+bool trainable(DType d) {
+  return dtype_is_floating(d) || dtype_is_complex(d) || d == DType::kResource || d == DType::kVariant;
+}
 
-std::vector<TensorKey> keys_of(const std::vector<Tensor>& ts) {
-  std::vector<TensorKey> out;
-  out.reserve(ts.size());
-  for (const Tensor& t : ts) out.push_back(tensor_key(*t));
+py::tuple keys_tuple(const std::vector<Tensor>& ts) {
+  py::tuple out(ts.size());
+  for (size_t i = 0; i < ts.size(); ++i) out[i] = py::int_(tensor_key(*ts[i]));
   return out;
 }
 
 // The entries on some path from a source to a target, last recorded first (the order the
 // backward pass visits them). Entries are recorded in execution order, so that order is a
-// reverse topological order. With each entry: the indices of its inputs that no source reaches
-// (TF's Operation.skip_input_indices), whose gradients nothing will read.
-using PrunedTape = std::pair<std::vector<std::shared_ptr<TapeEntry>>, std::vector<std::vector<int>>>;
-
-PrunedTape prune(const Tape& tape, const std::vector<TensorKey>& targets, const std::vector<TensorKey>& sources) {
+// reverse topological order. Each comes with what the backward pass needs of it, converted
+// here once: (entry, type, name, inputs, outputs, output keys, input keys, skip, custom), where
+// an input key is None when that input's gradient is not accumulated (a non-trainable dtype, or
+// an input no source reaches) and `skip` lists the inputs no source reaches (TF's
+// Operation.skip_input_indices), whose gradients nothing will read.
+py::list prune(const Tape& tape, const std::vector<TensorKey>& targets, const std::vector<TensorKey>& sources) {
   const auto& entries = tape.entries();
   std::unordered_set<TensorKey> reach(sources.begin(), sources.end());
   std::vector<char> forward(entries.size(), 0);
@@ -44,11 +48,12 @@ PrunedTape prune(const Tape& tape, const std::vector<TensorKey>& targets, const 
       for (const Tensor& t : entries[i]->outputs) reach.insert(tensor_key(*t));
   }
   std::unordered_set<TensorKey> need(targets.begin(), targets.end());
-  PrunedTape out;
+  py::list out;
   for (size_t i = entries.size(); i-- > 0;) {
     if (!forward[i]) continue;
+    const TapeEntry& e = *entries[i];
     bool used = false;
-    for (const Tensor& t : entries[i]->outputs) {
+    for (const Tensor& t : e.outputs) {
       if (need.count(tensor_key(*t))) {
         used = true;
         break;
@@ -56,14 +61,22 @@ PrunedTape prune(const Tape& tape, const std::vector<TensorKey>& targets, const 
     }
     if (!used) continue;
     std::vector<int> skip;
-    const auto& inputs = entries[i]->inputs;
-    for (size_t j = 0; j < inputs.size(); ++j) {
-      const TensorKey k = tensor_key(*inputs[j]);
+    py::tuple in_keys(e.inputs.size());
+    for (size_t j = 0; j < e.inputs.size(); ++j) {
+      const TensorKey k = tensor_key(*e.inputs[j]);
       need.insert(k);
-      if (!reach.count(k)) skip.push_back(static_cast<int>(j));
+      if (!reach.count(k)) {
+        skip.push_back(static_cast<int>(j));
+        in_keys[j] = py::none();
+      } else {
+        in_keys[j] = trainable(e.inputs[j]->dtype()) ? py::object(py::int_(k)) : py::none();
+      }
     }
-    out.first.push_back(entries[i]);
-    out.second.push_back(std::move(skip));
+    const std::string& type = e.op ? e.op->name : e.custom_name;
+    py::object custom = e.custom ? *static_cast<py::object*>(e.custom.get()) : py::none();
+    out.append(py::make_tuple(entries[i], type, e.node ? e.node->name : type, e.inputs, e.outputs,
+                              keys_tuple(e.outputs), std::move(in_keys), py::tuple(py::cast(skip)),
+                              std::move(custom)));
   }
   return out;
 }
@@ -76,15 +89,8 @@ void init_tape(py::module_& m) {
       .def_property_readonly("name", [](const TapeEntry& e) {
         return e.node ? e.node->name : e.op ? e.op->name : e.custom_name;
       })
-      // The backward function of a tf.custom_gradient entry, else None.
-      .def_property_readonly("custom_gradient", [](const TapeEntry& e) -> py::object {
-        if (!e.custom) return py::none();
-        return *static_cast<py::object*>(e.custom.get());
-      })
       .def_readonly("inputs", &TapeEntry::inputs)
       .def_readonly("outputs", &TapeEntry::outputs)
-      .def_property_readonly("input_keys", [](const TapeEntry& e) { return keys_of(e.inputs); })
-      .def_property_readonly("output_keys", [](const TapeEntry& e) { return keys_of(e.outputs); })
       .def_property_readonly("attr_names", [](const TapeEntry& e) {
         std::vector<std::string> names;
         for (auto& kv : e.attrs.items()) names.push_back(kv.first);
@@ -114,7 +120,7 @@ void init_tape(py::module_& m) {
       .def("num_entries", [](const Tape& t) { return t.entries().size(); })
       .def("entries", [](const Tape& t) { return t.entries(); })
       .def("watched_variables", [](const Tape& t) { return t.watched_variables(); })
-      // (entries, skip_input_indices per entry): see prune.
+      // The backward pass's entries with their keys and skipped inputs: see prune.
       .def("prune", [](const Tape& t, const std::vector<TensorKey>& targets, const std::vector<TensorKey>& sources) {
         return prune(t, targets, sources);
       });

@@ -50,14 +50,16 @@ def _no_recording():
 
 
 class _OpView:
-    """What a gradient function sees of a recorded op call (an Operation-like view)."""
+    """What a gradient function sees of a recorded op call or a graph node (an Operation-like view).
+
+    `_entry` is a _core.TapeEntry or a _core.Node: both answer `attr(name)` with (kind, value)."""
 
     __slots__ = ("_entry", "type", "name", "inputs", "outputs", "skip_input_indices")
 
-    def __init__(self, entry, skip_input_indices=None, op_type=None, inputs=None, outputs=None):
+    def __init__(self, entry, skip_input_indices=None, op_type=None, inputs=None, outputs=None, name=None):
         self._entry = entry
         self.type = entry.type if op_type is None else op_type
-        self.name = entry.name
+        self.name = entry.name if name is None else name
         self.inputs = entry.inputs if inputs is None else inputs
         self.outputs = entry.outputs if outputs is None else outputs
         # TF's hint: the inputs no source reaches, whose gradients nobody reads (None: all needed).
@@ -79,8 +81,17 @@ class _OpView:
     def node_def(self):
         return {"op": self.type, "name": self.name, "attr": {n: self.get_attr(n) for n in self._entry.attr_names}}
 
+    def _count_error(self, expected, received):
+        return _tape_count_error(self.type, expected, received)
+
     def __repr__(self):
         return "<tape op %s>" % self.type
+
+
+def _tape_count_error(op_type, expected, received):
+    # TF's tape says "too few" whichever way the count is off.
+    return errors.InternalError(None, None, "Recorded operation '%s' returned too few gradients. Expected %d but "
+                                            "received %d" % (op_type, expected, received))
 
 
 def _zeros_for(x):
@@ -95,9 +106,8 @@ def _zeros_for(x):
 
 
 def _ones_for(x):
-    if x._shape_tuple == () and x.dtype.is_floating:  # a scalar loss: the common seed, converted in C++
-        with _no_recording():
-            return _core.convert_to_tensor(1.0, x._dtype_enum)
+    if x._shape_tuple == () and x.dtype.is_floating:  # a scalar loss: the common seed, converted in C++ (no op)
+        return _core.convert_to_tensor(1.0, x._dtype_enum)
     with _no_recording():
         from eagerflow.ops.creation_ops import ones, ones_like
         shape = x._shape_tuple
@@ -132,6 +142,61 @@ def _sum_gradients(lst):
 _SPARSE_PASS_THROUGH = frozenset(("Identity", "ReadVariableOp"))
 
 
+def _output_gradients(grads, out_keys):
+    """The summed gradient of each output (None where it has none), or None when no output has one."""
+    out_grads = [_aggregate(grads, k) for k in out_keys]
+    for g in out_grads:
+        if g is not None:
+            return out_grads
+    return None
+
+
+def _dense(g):
+    return g._as_tensor() if isinstance(g, IndexedSlices) else g
+
+
+def _call_gradient(grads, fn, view, op_type, out_grads, outputs, in_keys, scope=None):
+    """Runs one op's gradient function and adds each input's gradient to `grads[key]`.
+
+    The one step both backward walks take per op: the tape's (`_backward`) and tf.gradients' over
+    a graph. `view` is the op's _OpView (None: `fn` is a tf.custom_gradient backward function, called
+    with the output gradients only); `in_keys` holds one key per input, None for an input whose
+    gradient is not accumulated (a dtype that carries none, or an input no source reaches);
+    `scope` names the name scope the gradient ops go under."""
+    if op_type not in _SPARSE_PASS_THROUGH:
+        out_grads = [g if g is None or isinstance(g, _Tensor) else _dense(g) for g in out_grads]
+    if len(outputs) > 1 and not getattr(fn, "accepts_none_gradients", False):
+        # Gradient functions get a tensor for every differentiable output (unless they say they
+        # take None for outputs with no gradient: function calls, whose saved values are extra
+        # outputs).
+        out_grads = [_zeros_for(o) if g is None and _is_trainable(o.dtype) and o.dtype != dtypes.resource else g
+                     for g, o in zip(out_grads, outputs)]
+    if scope is not None:
+        from eagerflow.framework.ops import name_scope
+        with name_scope(scope):
+            in_grads = fn(view, *out_grads)
+    elif view is None:
+        in_grads = fn(*out_grads)
+    else:
+        in_grads = fn(view, *out_grads)
+    if not isinstance(in_grads, (list, tuple)):
+        in_grads = [in_grads]
+    if len(in_grads) != len(in_keys):
+        raise (_tape_count_error(op_type, len(in_keys), len(in_grads)) if view is None else
+               view._count_error(len(in_keys), len(in_grads)))
+    for k, g in zip(in_keys, in_grads):
+        if k is None or g is None:
+            continue
+        if not isinstance(g, _Tensor) and not isinstance(g, IndexedSlices):
+            from eagerflow.framework.convert import convert_to_tensor
+            g = convert_to_tensor(g)
+        lst = grads.get(k)
+        if lst is None:
+            grads[k] = [g]
+        else:
+            lst.append(g)
+
+
 def _backward(ctape, target_keys, initial_grads, source_keys):
     """Runs the gradient functions of the entries between sources and targets.
 
@@ -140,45 +205,19 @@ def _backward(ctape, target_keys, initial_grads, source_keys):
     for k, g in zip(target_keys, initial_grads):
         if g is not None:
             grads.setdefault(k, []).append(g)
-    entries, skips = ctape.prune(target_keys, source_keys)
-    for entry, skip in zip(entries, skips):
-        out_grads = [_aggregate(grads, k) for k in entry.output_keys]
-        if all(g is None for g in out_grads):
+    # C++ hands each entry over with its keys, trainable inputs and skipped inputs worked out.
+    for entry, op_type, name, inputs, outputs, out_keys, in_keys, skip, custom in ctape.prune(target_keys,
+                                                                                               source_keys):
+        out_grads = _output_gradients(grads, out_keys)
+        if out_grads is None:
             continue
-        op_type = entry.type
-        if op_type not in _SPARSE_PASS_THROUGH:
-            out_grads = [g._as_tensor() if isinstance(g, IndexedSlices) else g for g in out_grads]
-        custom = entry.custom_gradient
         if custom is not None:
-            fn = custom
-        else:
-            fn = get_gradient_function(op_type)  # LookupError when nothing is registered
-            if fn is None:  # non-differentiable: its inputs get no gradient
-                continue
-        # Read once: each read of an entry's tensor lists builds new Python lists.
-        inputs, outputs = entry.inputs, entry.outputs
-        if len(outputs) > 1 and not getattr(fn, "accepts_none_gradients", False):
-            # Gradient functions get a tensor for every differentiable output (unless they say
-            # they take None for outputs with no gradient: function calls, whose saved values
-            # are extra outputs).
-            out_grads = [_zeros_for(o) if g is None and _is_trainable(o.dtype) and o.dtype != dtypes.resource else g
-                         for g, o in zip(out_grads, outputs)]
-        if custom is not None:
-            in_grads = fn(*out_grads)
-        else:
-            in_grads = fn(_OpView(entry, tuple(skip), op_type, inputs, outputs), *out_grads)
-        if not isinstance(in_grads, (list, tuple)):
-            in_grads = [in_grads]
-        if len(in_grads) != len(inputs):
-            raise ValueError("Num gradients %d generated for op %s do not match num inputs %d"
-                             % (len(in_grads), op_type, len(inputs)))
-        for i, (k, x, g) in enumerate(zip(entry.input_keys, inputs, in_grads)):
-            if g is None or i in skip or not _is_trainable(x.dtype):
-                continue
-            if not isinstance(g, (_Tensor, IndexedSlices)):
-                from eagerflow.framework.convert import convert_to_tensor
-                g = convert_to_tensor(g)
-            grads.setdefault(k, []).append(g)
+            _call_gradient(grads, custom, None, op_type, out_grads, outputs, in_keys)
+            continue
+        fn = get_gradient_function(op_type)  # LookupError when nothing is registered
+        if fn is not None:  # None: non-differentiable, its inputs get no gradient
+            _call_gradient(grads, fn, _OpView(entry, skip, op_type, inputs, outputs, name), op_type, out_grads,
+                           outputs, in_keys)
     return grads
 
 

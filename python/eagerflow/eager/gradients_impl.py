@@ -17,30 +17,18 @@ from eagerflow.ops.variables import Variable
 _Tensor = _core.Tensor
 
 
-class _NodeView:
-    """What a gradient function sees of a graph node (the Operation-like view of backprop._OpView)."""
+class _NodeView(backprop._OpView):
+    """What a gradient function sees of a graph node: the tape's view over a _core.Node."""
 
-    __slots__ = ("_node", "type", "name", "inputs", "outputs")
-    skip_input_indices = None
+    __slots__ = ()
 
-    def __init__(self, node):
-        self._node = node
-        self.type = node.type
-        self.name = node.name
-        self.inputs = node.inputs()
-        self.outputs = node.outputs()
+    def __init__(self, node, outputs):
+        super().__init__(node, None, node.type, node.inputs(), outputs, node.name)
 
-    def get_attr(self, name):
-        attrs = self._node.attrs()
-        if name not in attrs:
-            raise ValueError(f"Operation '{self.name}' has no attr named '{name}'.")
-        field = self._node.attr_fields()[name]
-        value = attrs[name]
-        if field == "type":
-            return dtypes.as_dtype(value)
-        if field == "list.type":
-            return [dtypes.as_dtype(v) for v in value]
-        return value
+    def _count_error(self, expected, received):
+        from eagerflow.framework.ops import Operation
+        return ValueError("Num gradients %d generated for op %s do not match num inputs %d"
+                          % (received, Operation(self._entry).node_def, expected))
 
     def __repr__(self):
         return "<tf.Operation '%s' type=%s>" % (self.name, self.type)
@@ -93,6 +81,8 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False, aggr
             if g is None:
                 if not backprop._is_trainable(y.dtype) or y.dtype == dtypes.resource:
                     continue
+                if y.dtype.is_complex:  # which real loss is meant is ambiguous
+                    raise TypeError(f"Gradients of complex tensors ({y}) must set grad_ys (y.dtype = {y.dtype.name})")
                 with name_scope(f"grad_ys_{i}"):
                     g = backprop._ones_for(y)
             elif not isinstance(g, (_Tensor, IndexedSlices)):
@@ -141,33 +131,16 @@ def _between(ys, xs, stop_nodes):
 
 
 def _backprop_node(node, grads):
-    from eagerflow.framework.ops import name_scope
-    out_grads = [backprop._aggregate(grads, _key(o)) for o in node.outputs()]
-    if all(g is None for g in out_grads):
+    outputs = node.outputs()
+    out_grads = backprop._output_gradients(grads, [_key(o) for o in outputs])
+    if out_grads is None:
         return
     fn = get_gradient_function(node.type)
     if fn is None:
         return
-    if node.type not in backprop._SPARSE_PASS_THROUGH:
-        out_grads = [g._as_tensor() if isinstance(g, IndexedSlices) else g for g in out_grads]
-    view = _NodeView(node)
-    if len(view.outputs) > 1 and not getattr(fn, "accepts_none_gradients", False):
-        out_grads = [backprop._zeros_for(o) if g is None and backprop._is_trainable(o.dtype)
-                     and o.dtype != dtypes.resource else g for g, o in zip(out_grads, view.outputs)]
-    with name_scope(node.name + "_grad"):
-        in_grads = fn(view, *out_grads)
-    if not isinstance(in_grads, (list, tuple)):
-        in_grads = [in_grads]
-    if len(in_grads) != len(view.inputs):
-        raise ValueError("Num gradients %d generated for op %s do not match num inputs %d"
-                         % (len(in_grads), node.type, len(view.inputs)))
-    for x, g in zip(view.inputs, in_grads):
-        if g is None or not backprop._is_trainable(x.dtype):
-            continue
-        if not isinstance(g, (_Tensor, IndexedSlices)):
-            from eagerflow.framework.convert import convert_to_tensor
-            g = convert_to_tensor(g)
-        grads.setdefault(_key(x), []).append(g)
+    view = _NodeView(node, outputs)
+    in_keys = [_key(x) if backprop._is_trainable(x.dtype) else None for x in view.inputs]
+    backprop._call_gradient(grads, fn, view, node.type, out_grads, outputs, in_keys, scope=node.name + "_grad")
 
 
 def gradients_v1(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_ops=False, gate_gradients=False,

@@ -10,13 +10,20 @@ dL/dRe(z) + i dL/dIm(z), so a holomorphic op passes grad * conj(f'(z)). As in TF
 each function conjugates the inputs or outputs it multiplies by (`_conj`, free for real dtypes),
 and only where TF does: MulNoNan, Xlogy, Xdivy and Cumprod take no conj in TF and none here.
 """
+import math
+
 import numpy as np
 
+from eagerflow import _core
 from eagerflow.framework import dtypes
 from eagerflow.framework.gradient_registry import RegisterGradient, no_gradient
 from eagerflow.ops import _execute
 from eagerflow.ops._grad_util import needs
 from eagerflow.ops import array_ops, creation_ops, linalg_ops, math_ops, reduction_ops
+
+
+_Tensor = _core.Tensor
+_INT32 = dtypes.int32.as_datatype_enum
 
 
 # --- helpers ------------------------------------------------------------------------------------
@@ -54,13 +61,18 @@ def _reduce_to(grad, x):
         pad = len(gs) - len(xs)
         inner = [i for i in range(pad, len(gs)) if xs[i - pad] == 1 and gs[i] != 1]
         if not inner:  # only leading dims were added: summing them leaves x's shape
-            return reduction_ops.reduce_sum(grad, list(range(pad)))
+            return _sum(grad, list(range(pad)), False)
         if pad == 0:  # only 1-dims were stretched: keep them
-            return reduction_ops.reduce_sum(grad, inner, keepdims=True)
-        return array_ops.reshape(reduction_ops.reduce_sum(grad, list(range(pad)) + inner), xs)
+            return _sum(grad, inner, True)
+        return array_ops.reshape(_sum(grad, list(range(pad)) + inner, False), xs)
     sx = array_ops.shape(x)
     rx, _ = _execute.execute("BroadcastGradientArgs", [sx, array_ops.shape(grad)])
     return array_ops.reshape(reduction_ops.reduce_sum(grad, rx), sx)
+
+
+def _sum(grad, axes, keepdims):
+    """Sum over static axes (a list of ints), straight to the op: gradients run it per broadcast input."""
+    return _execute.execute1("Sum", [grad, _execute.convert_to_tensor(axes, _INT32, True)], {"keep_dims": keepdims})
 
 
 def _binary(op, gx, gy):
@@ -84,8 +96,8 @@ def _reduction_axes(op):
     if shape is None or axes is None:
         return None
     rank = len(shape)
-    axes = np.asarray(axes, dtype=np.int64).reshape(-1)
-    return rank, sorted({int(a) % rank for a in axes} if rank else set())
+    axes = axes.tolist()  # a scalar or a flat list of ints
+    return rank, sorted({a % rank for a in (axes if isinstance(axes, list) else [axes])}) if rank else []
 
 
 def _kept_shape(op):
@@ -108,9 +120,17 @@ def _kept_shape(op):
 def _broadcast_reduced(op, grad):
     """The gradient of a reduction's output, reshaped with kept dims and broadcast to the input."""
     x = op.inputs[0]
-    g = array_ops.reshape(grad, _kept_shape(op))
+    kept = _kept_shape(op)
+    gs = grad._shape_tuple
+    # A scalar (every axis reduced) broadcasts as it is; otherwise the reduced axes come back as 1s.
+    if not isinstance(kept, list) or (gs != () and (gs is None or list(gs) != kept)):
+        grad = array_ops.reshape(grad, kept)
     xs = x._shape_tuple
-    return array_ops.broadcast_to(g, list(xs) if _known(xs) else array_ops.shape(x))
+    if not _known(xs):
+        return array_ops.broadcast_to(grad, array_ops.shape(x))
+    if grad._shape_tuple == xs:
+        return grad
+    return _execute.execute1("BroadcastTo", [grad, _execute.index_tensor(list(xs))])
 
 
 def _safe_shape(t):
@@ -121,11 +141,17 @@ def _safe_shape(t):
 def _num_elements(t):
     s = t._shape_tuple
     if _known(s):
-        return int(np.prod(s, dtype=np.int64))
+        return math.prod(s)
     return array_ops.size(t)
 
 
+_COMPLEX = frozenset((dtypes.complex64.as_datatype_enum, dtypes.complex128.as_datatype_enum))
+
+
 def _conj(x):
+    # Checked here first: every gradient below conjugates its operands, and real ones pass unchanged.
+    if isinstance(x, _Tensor) and x._dtype_enum not in _COMPLEX:
+        return x
     return math_ops.conj(x)
 
 
@@ -513,7 +539,7 @@ def _mean_grad(op, grad):
     g = _broadcast_reduced(op, grad)
     n_in, n_out = _num_elements(op.inputs[0]), _num_elements(op.outputs[0])
     if isinstance(n_in, int) and isinstance(n_out, int):
-        factor = math_ops.cast(n_in // max(n_out, 1), g.dtype)
+        factor = _execute.convert_to_tensor(n_in // max(n_out, 1), g._dtype_enum)  # TF: a constant of g's dtype
     else:
         factor = math_ops.cast(math_ops.maximum(n_in // math_ops.maximum(n_out, 1), 1), g.dtype)
     return [g / factor, None]
