@@ -38,6 +38,10 @@ def list_beyond_int32(x):
 def index_tensor(x):
     """An index-like op input (shape, axis, multiples) as TF's op fast path converts it: a Python
     int as the attr's int32 (wrapping, as TF does), a list as int32 unless a value needs int64."""
+    if type(x) is list or type(x) is tuple:
+        t = _core.int_list_to_tensor(x)  # flat Python ints: C++ picks int32 or int64 by fit
+        if t is not None:
+            return t
     return convert_to_tensor(x) if list_beyond_int32(x) else convert_to_tensor(x, _INT32)
 
 
