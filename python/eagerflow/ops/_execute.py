@@ -86,7 +86,12 @@ def _tensor_like(x):
     return isinstance(x, _core.Tensor) or hasattr(x, "_as_tensor")
 
 
+_as_dtype = None  # dtypes.as_dtype, bound on first use (dtypes imports this module's package)
+
+
 def attr_dtype(dtype):
     """A dtype argument (DType, name, NumPy type) as the DType object attrs expect."""
-    from eagerflow.framework.dtypes import as_dtype
-    return as_dtype(dtype)
+    global _as_dtype
+    if _as_dtype is None:
+        from eagerflow.framework.dtypes import as_dtype as _as_dtype
+    return _as_dtype(dtype)

@@ -132,7 +132,9 @@ def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
 def _arg(op, input, axis, output_type):
     if axis is None:
         axis = 0
-    if isinstance(axis, _core.Tensor):
+    if type(axis) is int:
+        pass
+    elif isinstance(axis, _core.Tensor):
         if not axis.dtype.is_integer:
             raise TypeError("axis must be int or Tensor with integer datatype")
     elif not isinstance(axis, (numbers.Integral, np.integer)) or isinstance(axis, bool):
