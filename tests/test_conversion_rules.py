@@ -364,3 +364,27 @@ def test_int_lists_convert_as_in_tf():
     assert tf.reshape(tf.range(6), (3, -1)).shape == (3, 2)
     g = tf.function(lambda x: tf.reshape(x, [2, -1])).get_concrete_function(tf.TensorSpec([6]))
     assert g.structured_outputs.shape == (2, 3)  # the list is a constant inference reads
+
+
+# ---- index-like op inputs (shapes, axes, multiples) ----
+
+INDEX_LISTS = [  # value, dtype of the converted input (as TF's op fast path picks it)
+    ([1, 2], tf.int32), ((2 ** 31 - 1, -2 ** 31), tf.int32), ([2 ** 31], tf.int64), ((-2 ** 31 - 1, 1), tf.int64),
+    ([[1, 2 ** 40]], tf.int64), ([[1, 2]], tf.int32), ([np.int64(3), 1], tf.int32), (list(range(70)), tf.int32),
+    (list(range(70)) + [2 ** 40], tf.int64),
+]
+
+
+@pytest.mark.parametrize("value, dtype", INDEX_LISTS, ids=lambda v: repr(v)[:20])
+def test_index_lists_are_int32_unless_a_value_needs_int64(value, dtype):
+    from eagerflow.ops._execute import index_tensor
+    seen = []
+
+    @tf.function
+    def traced():
+        seen.append(index_tensor(value).dtype)
+        return index_tensor(value)
+    for t in (index_tensor(value), traced()):
+        assert t.dtype == dtype
+        np.testing.assert_array_equal(t.numpy(), np.array(value, np.int64))
+    assert seen == [dtype]

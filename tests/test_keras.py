@@ -246,7 +246,8 @@ def test_variance_scaling_family(name, limit_or_std, kind):
         assert np.abs(v).max() <= 2 * limit_or_std / 0.87962566 * 1.0001
     else:
         assert np.abs(v).max() <= limit_or_std and v.std() > 0.5 * limit_or_std
-    conv = tf.keras.initializers.VarianceScaling(2.0, "fan_out", "untruncated_normal")((3, 3, 8, 100)).numpy()
+    # Seeded: 7200 draws put the sample std within 3% only ~3.7 sigma (a test order could hit the tail).
+    conv = tf.keras.initializers.VarianceScaling(2.0, "fan_out", "untruncated_normal", seed=1)((3, 3, 8, 100)).numpy()
     assert abs(conv.std() - np.sqrt(2 / 900)) < 0.03 * np.sqrt(2 / 900)  # fans count the receptive field
     with pytest.raises(ValueError, match="Invalid `mode` argument: fan"):
         tf.keras.initializers.VarianceScaling(mode="fan")

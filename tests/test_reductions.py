@@ -276,7 +276,7 @@ def _tf_arg_reference(x, is_max):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64, np.float16, np.int8, np.uint8])
-@pytest.mark.parametrize("n", [64, 65, 100, 1000, 4099])
+@pytest.mark.parametrize("n", [63, 64, 65, 80, 100, 1000, 4099])
 def test_argmax_argmin_long_rows_ties_nan_vs_reference(dtype, n):
     rng = np.random.default_rng(n)
     rows = 40
@@ -299,6 +299,12 @@ def test_argmax_argmin_long_rows_ties_nan_vs_reference(dtype, n):
         x[9] = np.iinfo(dtype).max
     x[12, n - 1] = x[12].max() + 1 if np.dtype(dtype).kind != "f" else 100  # the extreme in the tail
     x[13, :] = x[13, 0]
+    # Monotone rows (every block of the row beats the best so far) and distinct random values
+    # (blocks rarely do); modulo keeps small integer types' values distinct from each other's.
+    ramp = (np.arange(n) % 100).astype(dtype)
+    x[14], x[15] = ramp, ramp[::-1]
+    x[16:20] = (rng.permutation(n * 4).reshape(4, n) % (100 if np.dtype(dtype).itemsize == 1 else n * 4)).astype(dtype)
+    x[20, 0] = x[20].max() + 1 if np.dtype(dtype).kind != "f" else 100  # the extreme first
     for is_max, fn in ((True, tf.argmax), (False, tf.argmin)):
         np.testing.assert_array_equal(fn(x, axis=1).numpy(), _tf_arg_reference(x, is_max), err_msg=str(is_max))
         np.testing.assert_array_equal(fn(x.T, axis=0).numpy(), _tf_arg_reference(x, is_max))

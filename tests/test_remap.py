@@ -36,9 +36,13 @@ def _types(fn, *args):
     return [n.type for n in og.nodes()], og
 
 
-def _run(py_fn, remapping, *args):
+def _set_remapping(remapping):
     _optimizer._options.clear()
     tf.config.optimizer.set_experimental_options({"remapping": remapping})
+
+
+def _run(py_fn, remapping, *args):
+    _set_remapping(remapping)
     return tf.function(py_fn)(*args)
 
 
@@ -106,10 +110,29 @@ def test_channels_first_bias_is_not_fused():
     assert "_FusedConv2D" not in types
 
 
+def _train_with_and_without_remapping(build, steps):
+    """Trains the step `build()` makes (fresh variables each time) with remapping on, then off:
+    for each, the losses, the trained weights and the optimized step's node types."""
+    runs = []
+    for remapping in (True, False):
+        _set_remapping(remapping)
+        step, args, variables = build()
+        losses = [step(*args).numpy() for _ in range(steps)]
+        runs.append((losses, [v.numpy() for v in variables()], _types(step, *args)[0]))
+    return runs
+
+
+def _assert_training_same_with_and_without_remapping(build, steps, fused_type, fused_count):
+    (losses_on, weights_on, types_on), (losses_off, weights_off, types_off) = \
+        _train_with_and_without_remapping(build, steps)
+    assert types_on.count(fused_type) == fused_count and fused_type not in types_off
+    np.testing.assert_array_equal(losses_on, losses_off)
+    for a, b in zip(weights_on, weights_off):
+        np.testing.assert_array_equal(a, b)
+
+
 def test_keras_training_step_same_with_and_without_remapping():
-    def train(remapping):
-        _optimizer._options.clear()
-        tf.config.optimizer.set_experimental_options({"remapping": remapping})
+    def build():
         tf.keras.utils.set_random_seed(3)
         model = tf.keras.Sequential([tf.keras.layers.Conv2D(8, 3, activation="relu"),
                                      tf.keras.layers.Conv2D(16, 3, activation="relu", padding="same"),
@@ -126,17 +149,9 @@ def test_keras_training_step_same_with_and_without_remapping():
             grads = tape.gradient(loss, model.trainable_variables)
             opt.apply_gradients(zip(grads, model.trainable_variables))
             return loss
+        return step, (x, y), lambda: model.trainable_variables  # built by the first step
 
-        losses = [step(x, y).numpy() for _ in range(3)]
-        types, _ = _types(step, x, y)
-        return losses, [v.numpy() for v in model.trainable_variables], types
-
-    losses_on, weights_on, types_on = train(True)
-    losses_off, weights_off, types_off = train(False)
-    assert types_on.count("_FusedConv2D") == 2 and "_FusedConv2D" not in types_off
-    np.testing.assert_array_equal(losses_on, losses_off)
-    for a, b in zip(weights_on, weights_off):
-        np.testing.assert_array_equal(a, b)
+    _assert_training_same_with_and_without_remapping(build, 3, "_FusedConv2D", 2)
 
 
 def test_fused_conv_errors():
@@ -215,10 +230,8 @@ def test_matmul_adds_that_are_not_biases_stay_unfused():
 
 
 def test_dense_training_step_same_with_and_without_remapping():
-    # The dense net of benchmarks/side_by_side.py: forward layers fuse, SGD updates agree bit for bit.
-    def train(remapping):
-        _optimizer._options.clear()
-        tf.config.optimizer.set_experimental_options({"remapping": remapping})
+    # Forward layers fuse, SGD updates agree bit for bit.
+    def build():
         r = np.random.default_rng(1)
         sizes = (20, 32, 16, 5)
         ws = [tf.Variable(r.standard_normal((m, n)).astype(np.float32) * 0.3) for m, n in zip(sizes, sizes[1:])]
@@ -238,15 +251,9 @@ def test_dense_training_step_same_with_and_without_remapping():
             for v, g in zip(ws + bs, tape.gradient(loss, ws + bs)):
                 v.assign_sub(0.05 * g)
             return loss
-        losses = [step().numpy() for _ in range(4)]
-        return losses, [v.numpy() for v in ws + bs], _types(step)[0]
+        return step, (), lambda: ws + bs
 
-    losses_on, weights_on, types_on = train(True)
-    losses_off, weights_off, types_off = train(False)
-    assert types_on.count("_FusedMatMul") == 3 and "_FusedMatMul" not in types_off
-    np.testing.assert_array_equal(losses_on, losses_off)
-    for a, b in zip(weights_on, weights_off):
-        np.testing.assert_array_equal(a, b)
+    _assert_training_same_with_and_without_remapping(build, 4, "_FusedMatMul", 3)
 
 
 def test_fused_matmul_errors():
@@ -267,8 +274,7 @@ def test_sgd_update_fused_equals_unfused_bitwise(dtype):
 
     def run(remapping):
         v = tf.Variable(start)
-        _optimizer._options.clear()
-        tf.config.optimizer.set_experimental_options({"remapping": remapping})
+        _set_remapping(remapping)
 
         @tf.function
         def step(lr):

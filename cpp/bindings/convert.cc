@@ -288,17 +288,27 @@ py::object to_numpy(const Tensor& t) {
 
 namespace {
 Tensor convert_value(py::handle v, DType dtype, bool exact);
+
+// While building a graph, a value converted here (a Python number, list, array) is a constant of
+// the graph, named after the op input that reads it; an existing eager tensor, by contrast, is
+// captured (see graph_execute).
+Tensor graph_constant_of(Tensor t) {
+  if (Graph* g = thread_context().graph; g && !t->is_symbolic()) return g->output(g->pending_const(t), 0);
+  return t;
+}
 }  // namespace
 
 Tensor to_tensor(py::handle v, DType dtype, bool exact) {
   PyObject* o = v.ptr();
   if (Py_TYPE(o) == g_eager_tensor_type || PyObject_TypeCheck(o, g_tensor_type)) return tensor_of(o);
-  Tensor t = convert_value(v, dtype, exact);
-  // While building a graph, a value converted here (a Python number, list, array) is a constant
-  // of the graph, named after the op input that reads it; an existing eager tensor, by contrast,
-  // is captured (see graph_execute).
-  if (Graph* g = thread_context().graph; g && !t->is_symbolic()) return g->output(g->pending_const(t), 0);
-  return t;
+  return graph_constant_of(convert_value(v, dtype, exact));
+}
+
+Tensor int_list_to_tensor(py::handle v, DType dtype) {
+  PyObject* o = v.ptr();
+  if (!PyList_CheckExact(o) && !PyTuple_CheckExact(o)) return nullptr;
+  Tensor t = int_vector(o, dtype);
+  return t ? graph_constant_of(std::move(t)) : nullptr;
 }
 
 Tensor to_operand(py::handle v, DType dtype, bool exact, const OpDef& op, const char* node_name, size_t input) {

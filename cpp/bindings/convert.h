@@ -31,6 +31,10 @@ inline const Tensor& tensor_of(PyObject* o) {
 // does once an input of the same type attr fixed the dtype. Values the fast path does not
 // handle (lists, NumPy scalars, Variables, ...) go to the Python fallback.
 Tensor to_tensor(py::handle value, DType dtype = DType::kInvalid, bool exact = false);
+// A flat list or tuple of Python ints (index-like op inputs: shapes, axes, perms) as `dtype`, or
+// for kInvalid as to_tensor converts it without a hint: int32, or int64 where a value needs it;
+// null for any other value, or values that `dtype` cannot hold.
+Tensor int_list_to_tensor(py::handle value, DType dtype = DType::kInvalid);
 
 // Tensor -> NumPy array sharing the tensor's memory (read-only); strings become an object
 // array of bytes.

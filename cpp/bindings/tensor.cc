@@ -42,6 +42,10 @@ void init_tensor(py::module_& m) {
   m.def("convert_to_tensor", [](py::handle v, py::object dtype, bool exact) {
     return to_tensor(v, dtype.is_none() ? DType::kInvalid : static_cast<DType>(dtype.cast<int>()), exact);
   }, py::arg("value"), py::arg("dtype") = py::none(), py::arg("exact") = false);
+  m.def("int_list_to_tensor", [](py::handle v, py::object dtype) -> py::object {
+    Tensor t = int_list_to_tensor(v, dtype.is_none() ? DType::kInvalid : static_cast<DType>(dtype.cast<int>()));
+    return t ? py::cast(std::move(t)) : py::none();
+  }, py::arg("value"), py::arg("dtype") = py::none());
   // A list of op inputs sharing one dtype (concat, stack): the first tensor's dtype is the hint for
   // the others, else each converts on its own. One call instead of one per element.
   m.def("convert_list", [](py::handle values) {

@@ -15,61 +15,58 @@ namespace {
 
 constexpr int64_t kArgTile = 256;
 
-// One vectorized pass over a row of 4- or 8-byte elements: each lane keeps its strictly best value
-// and where it was first seen, then the lanes holding the row's extreme give the smallest index.
-// Four independent lane sets take turns so the compare-select chains overlap (one set waits on its
-// own previous compare every vector). NaN never wins a comparison; nothing beating `init` gives 0
-// (both as TF's sequential scan).
+// One vectorized pass over a row of 4- or 8-byte elements (n >= one vector): each lane keeps its
+// strictly best value and where it was first seen, then the lanes holding the row's extreme give
+// the smallest index. A block of four vectors is first only compared with the lanes' best (a max
+// chain that NaN never enters); the lanes are updated only in the rare blocks that beat it, so
+// most blocks cost a max per vector, near the row's memory bandwidth. NaN never wins a
+// comparison; nothing beating `init` gives 0 (both as TF's sequential scan).
 template <bool kMax, typename T>
 int64_t first_extreme_index(const T* p, int64_t n, T init) {
   using I = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
   constexpr int L = kVectorBytes / sizeof(T), K = 4;
   typedef T V __attribute__((vector_size(kVectorBytes)));
   typedef I VI __attribute__((vector_size(kVectorBytes)));
-  V m[K];
-  VI idx[K], cur[K];
-  for (int k = 0; k < K; ++k)
-    for (int j = 0; j < L; ++j) {
-      m[k][j] = init;
-      idx[k][j] = 0;
-      cur[k][j] = k * L + j;
-    }
-  auto step = [](const T* q, V& mk, VI& ik, const VI& ck) {
+  V m;
+  VI idx, lane;
+  for (int j = 0; j < L; ++j) {
+    m[j] = init;
+    idx[j] = 0;
+    lane[j] = j;
+  }
+  auto load = [p](int64_t at) {
     V a;
-    std::memcpy(&a, q, sizeof(V));
-    const auto gt = kMax ? a > mk : a < mk;
-    mk = gt ? a : mk;
-    ik = gt ? ck : ik;
+    std::memcpy(&a, p + at, sizeof(V));
+    return a;
+  };
+  auto beats = [](V a, V b) { return kMax ? a > b : a < b; };
+  auto pick = [&](V a, V b) { return beats(a, b) ? a : b; };  // b when a is NaN
+  // Lanes take a's values that beat them, with their indices; for each lane the indices it sees
+  // increase, so it keeps the first index of its best value.
+  auto update = [&](V a, int64_t at) {
+    const auto take = beats(a, m);
+    m = take ? a : m;
+    idx = take ? lane + static_cast<I>(at) : idx;
   };
   int64_t i = 0;
-  for (; i + K * L <= n; i += K * L)
-    for (int k = 0; k < K; ++k) {
-      step(p + i + k * L, m[k], idx[k], cur[k]);
-      cur[k] += K * L;
+  for (; i + K * L <= n; i += K * L) {
+    const V a0 = load(i), a1 = load(i + L), a2 = load(i + 2 * L), a3 = load(i + 3 * L);
+    if (__builtin_expect(any_lane(beats(pick(a3, pick(a2, pick(a1, pick(a0, m)))), m)), 0)) {
+      update(a0, i);
+      update(a1, i + L);
+      update(a2, i + 2 * L);
+      update(a3, i + 3 * L);
     }
-  for (; i + L <= n; i += L) {  // the remaining whole vectors, on set 0 (its indices stay increasing)
-    VI c0 = cur[0] - static_cast<I>(cur[0][0] - i);
-    step(p + i, m[0], idx[0], c0);
   }
-  // Merge the sets lane by lane (a better value, or an equal one seen first), then the lanes.
-  for (int k = 1; k < K; ++k) {
-    const auto take = (kMax ? m[k] > m[0] : m[k] < m[0]) | ((m[k] == m[0]) & (idx[k] < idx[0]));
-    m[0] = take ? m[k] : m[0];
-    idx[0] = take ? idx[k] : idx[0];
-  }
+  for (; i + L <= n; i += L) update(load(i), i);
+  // The last L elements once more (lane j sees n - L + j after every index it saw before): no
+  // scalar tail, and an element seen twice leaves the answer as it was.
+  if (i < n) update(load(n - L), n - L);
   T best = init;
-  for (int j = 0; j < L; ++j) best = (kMax ? m[0][j] > best : m[0][j] < best) ? m[0][j] : best;
-  int64_t at = 0;
-  if (best != init) {
-    at = INT64_MAX;
-    for (int j = 0; j < L; ++j) at = m[0][j] == best && idx[0][j] < at ? idx[0][j] : at;
-  }
-  for (; i < n; ++i) {
-    if (kMax ? p[i] > best : p[i] < best) {
-      best = p[i];
-      at = i;
-    }
-  }
+  for (int j = 0; j < L; ++j) best = (kMax ? m[j] > best : m[j] < best) ? m[j] : best;
+  if (best == init) return 0;
+  int64_t at = INT64_MAX;
+  for (int j = 0; j < L; ++j) at = m[j] == best && idx[j] < at ? idx[j] : at;
   return at;
 }
 

@@ -4,6 +4,9 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#if defined(__SSE4_1__)
+#include <immintrin.h>
+#endif
 
 #include "core/dtype.h"
 #include "core/shape.h"
@@ -36,6 +39,25 @@ constexpr int kVectorBytes = 32;
 #else
 constexpr int kVectorBytes = 16;
 #endif
+
+// Whether any lane of a vector compare's result (GCC vector extensions: lanes 0 or -1) is set:
+// one test instruction where the ISA has it, not a walk over the lanes.
+template <typename M>
+inline bool any_lane(M mask) {
+#if defined(__AVX512F__)
+  if constexpr (sizeof(M) == 64) return _mm512_test_epi64_mask(__m512i(mask), __m512i(mask)) != 0;
+#endif
+#if defined(__AVX__)
+  if constexpr (sizeof(M) == 32) return !_mm256_testz_si256(__m256i(mask), __m256i(mask));
+#endif
+#if defined(__SSE4_1__)
+  if constexpr (sizeof(M) == 16) return !_mm_testz_si128(__m128i(mask), __m128i(mask));
+#endif
+  uint64_t w[sizeof(M) / 8], any = 0;
+  std::memcpy(w, &mask, sizeof(M));
+  for (uint64_t x : w) any |= x;
+  return any != 0;
+}
 
 // The max (kMax) or min of p[0..n) and `init`, where NaNs never win; *saw_nan reports whether
 // p holds a NaN. Written with GCC vector extensions: GCC does not vectorize a NaN-aware

@@ -38,6 +38,10 @@ def list_beyond_int32(x):
 def index_tensor(x):
     """An index-like op input (shape, axis, multiples) as TF's op fast path converts it: a Python
     int as the attr's int32 (wrapping, as TF does), a list as int32 unless a value needs int64."""
+    if type(x) is list or type(x) is tuple:
+        t = _core.int_list_to_tensor(x)  # flat Python ints: C++ picks int32 or int64 by fit
+        if t is not None:
+            return t
     return convert_to_tensor(x) if list_beyond_int32(x) else convert_to_tensor(x, _INT32)
 
 
@@ -82,7 +86,12 @@ def _tensor_like(x):
     return isinstance(x, _core.Tensor) or hasattr(x, "_as_tensor")
 
 
+_as_dtype = None  # dtypes.as_dtype, bound on first use (dtypes imports this module's package)
+
+
 def attr_dtype(dtype):
     """A dtype argument (DType, name, NumPy type) as the DType object attrs expect."""
-    from eagerflow.framework.dtypes import as_dtype
-    return as_dtype(dtype)
+    global _as_dtype
+    if _as_dtype is None:
+        from eagerflow.framework.dtypes import as_dtype as _as_dtype
+    return _as_dtype(dtype)

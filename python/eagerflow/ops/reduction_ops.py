@@ -25,8 +25,12 @@ def _axes(x, axis):
         return _all_axes(x.ndim)
     if isinstance(axis, (int, _core.Tensor)):
         return _execute.index_tensor(axis)
-    if type(axis) in (list, tuple) and not _execute.list_beyond_int32(axis):
-        return _execute.convert_to_tensor(axis, _INT32, True)  # ints convert in C++; else the rules below
+    if type(axis) in (list, tuple):
+        t = _core.int_list_to_tensor(axis, _INT32)  # flat Python ints convert in C++; else the rules below
+        if t is not None:
+            return t
+        if not _execute.list_beyond_int32(axis):
+            return _execute.convert_to_tensor(axis, _INT32, True)
     # Lists, tuples, NumPy values: exactly, so a float axis is a TypeError as in TF; then as a
     # constant of the graph being built (inference sees its value).
     t = convert.convert_to_tensor(axis) if _execute.list_beyond_int32(axis) else convert.convert_to_tensor(
@@ -128,7 +132,9 @@ def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
 def _arg(op, input, axis, output_type):
     if axis is None:
         axis = 0
-    if isinstance(axis, _core.Tensor):
+    if type(axis) is int:
+        pass
+    elif isinstance(axis, _core.Tensor):
         if not axis.dtype.is_integer:
             raise TypeError("axis must be int or Tensor with integer datatype")
     elif not isinstance(axis, (numbers.Integral, np.integer)) or isinstance(axis, bool):
