@@ -5,6 +5,8 @@ alternate the workers so all see the same machine load. One thread (per core), p
 the rounds.
 
     EAGERFLOW_RELEASE_PYTHON=/tmp/efrel/bin/python PYTHONPATH=python python3 benchmarks/elementwise_isa.py
+
+EAGERFLOW_BEFORE_PYTHON adds a release build from before the copies (one column, no variants).
 """
 import json
 import os
@@ -44,7 +46,7 @@ def worker(variant):
         ROWS[3]: lambda: tf.tanh(x), ROWS[4]: lambda: tf.sigmoid(x), ROWS[5]: lambda: tf.math.log(pos),
         ROWS[6]: lambda: fn64(x64),
     }
-    out = {"isa": _core.elementwise_isa()}
+    out = {"isa": _core.elementwise_isa() if hasattr(_core, "elementwise_isa") else "-"}
     for name, f in rows.items():
         f()
         best = float("inf")
@@ -63,11 +65,14 @@ def main():
     if release:
         for v in ("avx512", "avx2", "baseline"):
             configs[f"release, {v}"] = ([release], v)
+    before = os.environ.get("EAGERFLOW_BEFORE_PYTHON")
+    if before:
+        configs["release, before the copies"] = ([before], "-")
     best = {c: {} for c in configs}
     for _ in range(ROUNDS):
         for c, (py, variant) in configs.items():
             env = dict(os.environ)
-            if py != dev:
+            if py is not dev:
                 env.pop("PYTHONPATH", None)
             r = subprocess.run(py + [__file__, "--worker", variant], env=env, capture_output=True, text=True)
             if r.returncode:
