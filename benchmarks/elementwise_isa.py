@@ -1,4 +1,4 @@
-"""The unary ops' ISA variants (kernels/cpu/unary_isa.h) of a release build against the dev build
+"""The unary ops' ISA variants (kernels/cpu/elementwise_isa.h) of a release build against the dev build
 (-march=native): the side-by-side table's elementwise chain, eagerly and as a function, and single
 transcendental ops, 1e6 float32. Each configuration runs in a worker process of its own; the rounds
 alternate the workers so all see the same machine load. One thread (per core), process CPU time, min of

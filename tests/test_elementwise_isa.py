@@ -1,7 +1,7 @@
-"""The unary ops' float block functions compiled per ISA (kernels/cpu/unary_isa.h): every variant this CPU
-and build have matches NumPy and the others within the elementwise tests' tolerance, and the fused
-elementwise kernel equals the eager ops bitwise in each. Release builds (pip install) have avx512, avx2
-and baseline; dev builds only baseline (their -march=native)."""
+"""The elementwise ops' float block functions compiled per ISA (kernels/cpu/elementwise_isa.h): every
+variant this CPU and build have matches NumPy and the others within the elementwise tests' tolerance,
+and the fused elementwise kernel (unary and binary steps) equals the eager ops bitwise in each. Release
+builds (pip install) have avx512, avx2 and baseline; dev builds only baseline (their -march=native)."""
 import numpy as np
 import pytest
 
@@ -112,7 +112,8 @@ def test_fused_equals_eager_in_each_variant(variant):
         y = tf.exp(-tf.abs(x))
         y = tf.sqrt(y + 1.0) * 0.5 - tf.tanh(x)
         y = tf.maximum(y, 0.1) / (tf.square(x) + 1.0)
-        return tf.sigmoid(y) + tf.math.log1p(tf.nn.softplus(x)) + tf.nn.elu(x)
+        y = tf.sigmoid(y) + tf.math.log1p(tf.nn.softplus(x)) + tf.nn.elu(x)
+        return tf.minimum(y, 1.5) + tf.math.squared_difference(x, y) * 0.25
 
     for dtype in (F32, F64):
         x = tf.constant(np.random.default_rng(1).normal(size=5000).astype(dtype) * 5)

@@ -10,7 +10,7 @@
 #include "kernels/cpu/conv_direct.h"
 #include "kernels/cpu/random_state.h"
 #include "kernels/cpu/scalar_fused_steps.h"
-#include "kernels/cpu/unary_isa.h"
+#include "kernels/cpu/elementwise_isa.h"
 
 namespace ef {
 
@@ -58,8 +58,8 @@ void init_context(py::module_& m) {
     set_conv_kernel(name);
     return prev;
   });
-  // The unary ops' float/double block functions ("avx512", "avx2", "baseline"; "auto" for the best
-  // the CPU has): tests run every variant the CPU and build have, benchmarks compare them.
+  // The elementwise ops' float/double block functions ("avx512", "avx2", "baseline"; "auto" for the
+  // best the CPU has): tests run every variant the CPU and build have, benchmarks compare them.
   m.def("elementwise_isa", &elementwise_isa);
   m.def("set_elementwise_isa", [](const std::string& name) {
     std::string prev = elementwise_isa();

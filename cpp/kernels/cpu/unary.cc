@@ -1,5 +1,5 @@
 // CPU kernels for unary elementwise ops (the table in ops/unary_op_table.h, the functors in
-// unary_functors.h). float/double run the block functions of the CPU's ISA variant (unary_isa.h:
+// unary_functors.h). float/double run the block functions of the CPU's ISA variant (elementwise_isa.h:
 // Eigen's vectorized array functions, as TF's kernels use), half and bfloat16 are computed in float
 // chunks, integer ops wrap like two's complement (abs/neg of INT_MIN stay INT_MIN) and never hit
 // signed overflow.
@@ -13,7 +13,7 @@
 #include "kernels/cpu/broadcast.h"
 #include "kernels/cpu/elementwise_blocks.h"
 #include "kernels/cpu/unary_functors.h"
-#include "kernels/cpu/unary_isa.h"
+#include "kernels/cpu/elementwise_isa.h"
 #include "ops/math_unary_ops.h"
 #include "ops/op_util.h"
 #include "ops/unary_op_table.h"
@@ -57,9 +57,9 @@ constexpr int64_t kHalfChunk = 512;                 // half -> float staging buf
 template <class Op, int I, class T>
 void unary_block(const T* in, T* out, int64_t n) {
   if constexpr (std::is_same_v<T, float>) {
-    unary_isa().f32[I](in, out, n);
+    isa_blocks().f32[I](in, out, n);
   } else if constexpr (std::is_same_v<T, double>) {
-    unary_isa().f64[I](in, out, n);
+    isa_blocks().f64[I](in, out, n);
   } else {
     for (int64_t i = 0; i < n; ++i) out[i] = Op::template integer<T>(in[i]);
   }

@@ -17,7 +17,7 @@
 namespace ef {
 namespace unary_functors {
 // File-local, as is every template instantiated with a functor: the per-ISA copies of
-// unary_isa_blocks.cc must not share one (the linker would keep one ISA's copy for all).
+// elementwise_isa_blocks.cc must not share one (the linker would keep one ISA's copy for all).
 namespace {
 
 template <class T>

@@ -1,13 +1,15 @@
-// The unary ops' float/double block functions (Eigen's vectorized array functions, as TF's kernels
-// use), compiled once per ISA: CMakeLists.txt builds this file with EF_ISA naming the variant and
-// that ISA's -m flags, and unary_isa.cc picks one at run time.
+// The elementwise ops' float/double block functions (unary: Eigen's vectorized array functions, as
+// TF's kernels use; binary: the fused chains' arithmetic), compiled once per ISA: CMakeLists.txt
+// builds this file with EF_ISA naming the variant and that ISA's -m flags, and elementwise_isa.cc
+// picks one at run time.
 //
 // Nothing this file defines may be shared between variants: the linker keeps one copy of each
 // inline function or template instantiation, so an AVX-512 copy could serve the baseline's calls on a
-// CPU without AVX-512. Eigen's namespace is therefore renamed per variant, the functors (and every
-// template instantiated with them) are file-local, and cmake/check_isa_object.py fails the build when
-// a non-baseline object exports any other symbol or runs code at load time (before the CPU check).
-// Compiled with -fno-trapping-math, so the fixup passes' selects vectorize without AVX-512's masks.
+// CPU without AVX-512. Eigen's namespace is therefore renamed per variant, the unary functors (and
+// every template instantiated with them) are file-local, the binary functors' one-line operators are
+// inlined, and cmake/check_isa_object.py fails the build when a non-baseline object exports any
+// other symbol or runs code at load time (before the CPU check). Compiled with -fno-trapping-math,
+// so the fixup passes' selects vectorize without AVX-512's masks.
 
 // GCC 12 false positive (GCC bug 105593): the `__m512 __Y = __Y;` idiom of avx512fintrin.h,
 // inlined through Eigen's AVX-512 packet math, reports "__Y may be used uninitialized".
@@ -33,8 +35,9 @@
 
 #include <Eigen/Core>
 
+#include "kernels/cpu/binary_functors.h"
+#include "kernels/cpu/elementwise_isa.h"
 #include "kernels/cpu/unary_functors.h"
-#include "kernels/cpu/unary_isa.h"
 
 namespace ef {
 namespace {
@@ -121,14 +124,21 @@ constexpr UnaryBlockFn<T> entry() {
   }
 }
 
+// out[i] = F(a[i], b[i]), as the eager kernels apply F.
+template <class F, class T>
+void binary_block(const T* a, const T* b, T* out, int64_t n) {
+  const F f;
+  for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b[i]);
+}
+
 }  // namespace
 
 #define EF_ISA_STR2(x) #x
 #define EF_ISA_STR(x) EF_ISA_STR2(x)
 
 // Constant-initialized: no code of this ISA runs before the CPU is checked.
-extern const UnaryIsa EF_ISA_JOIN(unary_isa, EF_ISA);
-const UnaryIsa EF_ISA_JOIN(unary_isa, EF_ISA) = {
+extern const IsaBlocks EF_ISA_JOIN(isa_blocks, EF_ISA);
+const IsaBlocks EF_ISA_JOIN(isa_blocks, EF_ISA) = {
     EF_ISA_STR(EF_ISA),
 #define EF_UNARY_ENTRY(NAME, INPUT, TYPES) entry<NAME, float>(),
     {EF_UNARY_OPS(EF_UNARY_ENTRY)},
@@ -136,6 +146,12 @@ const UnaryIsa EF_ISA_JOIN(unary_isa, EF_ISA) = {
 #define EF_UNARY_ENTRY(NAME, INPUT, TYPES) entry<NAME, double>(),
     {EF_UNARY_OPS(EF_UNARY_ENTRY)},
 #undef EF_UNARY_ENTRY
+#define EF_BINARY_ENTRY(NAME) &binary_block<binary_functors::NAME, float>,
+    {EF_ISA_BINARY_OPS(EF_BINARY_ENTRY)},
+#undef EF_BINARY_ENTRY
+#define EF_BINARY_ENTRY(NAME) &binary_block<binary_functors::NAME, double>,
+    {EF_ISA_BINARY_OPS(EF_BINARY_ENTRY)},
+#undef EF_BINARY_ENTRY
 };
 
 }  // namespace ef

@@ -1,5 +1,5 @@
-// Picks the unary block functions' variant (unary_isa.h) by the CPU's features.
-#include "kernels/cpu/unary_isa.h"
+// Picks the elementwise block functions' variant (elementwise_isa.h) by the CPU's features.
+#include "kernels/cpu/elementwise_isa.h"
 
 #include <atomic>
 #include <string>
@@ -9,19 +9,19 @@
 
 namespace ef {
 
-// Defined by the copies of unary_isa_blocks.cc that CMake built (EF_UNARY_ISA_COPIES: the
+// Defined by the copies of elementwise_isa_blocks.cc that CMake built (EF_ISA_COPIES: the
 // avx512 and avx2 ones too).
-extern const UnaryIsa unary_isa_baseline;
-#if EF_UNARY_ISA_COPIES
-extern const UnaryIsa unary_isa_avx512;
-extern const UnaryIsa unary_isa_avx2;
+extern const IsaBlocks isa_blocks_baseline;
+#if EF_ISA_COPIES
+extern const IsaBlocks isa_blocks_avx512;
+extern const IsaBlocks isa_blocks_avx2;
 #endif
 
 namespace {
 
 struct Variant {
-  const UnaryIsa* compiled;
-  UnaryIsa resolved;  // the compiled entries, the baseline's where a variant has none
+  const IsaBlocks* compiled;
+  IsaBlocks resolved;  // the compiled entries, the baseline's where a variant has none
 };
 
 bool cpu_has(const std::string& name) {
@@ -36,11 +36,11 @@ bool cpu_has(const std::string& name) {
   return name == "baseline";
 }
 
-[[maybe_unused]] UnaryIsa resolve(const UnaryIsa& v) {
-  UnaryIsa r = v;
+[[maybe_unused]] IsaBlocks resolve(const IsaBlocks& v) {
+  IsaBlocks r = v;
   for (int i = 0; i < kUnaryOpCount; ++i) {
-    if (!r.f32[i]) r.f32[i] = unary_isa_baseline.f32[i];
-    if (!r.f64[i]) r.f64[i] = unary_isa_baseline.f64[i];
+    if (!r.f32[i]) r.f32[i] = isa_blocks_baseline.f32[i];
+    if (!r.f64[i]) r.f64[i] = isa_blocks_baseline.f64[i];
   }
   return r;
 }
@@ -49,10 +49,10 @@ bool cpu_has(const std::string& name) {
 struct Variants {
   std::vector<Variant> list;
   Variants() {
-#if EF_UNARY_ISA_COPIES
-    for (const UnaryIsa* v : {&unary_isa_avx512, &unary_isa_avx2}) list.push_back({v, resolve(*v)});
+#if EF_ISA_COPIES
+    for (const IsaBlocks* v : {&isa_blocks_avx512, &isa_blocks_avx2}) list.push_back({v, resolve(*v)});
 #endif
-    list.push_back({&unary_isa_baseline, unary_isa_baseline});
+    list.push_back({&isa_blocks_baseline, isa_blocks_baseline});
   }
 };
 
@@ -61,22 +61,22 @@ const Variants& variants() {
   return v;
 }
 
-const UnaryIsa* best() {
+const IsaBlocks* best() {
   for (const Variant& v : variants().list)
     if (cpu_has(v.compiled->name)) return &v.resolved;
   return &variants().list.back().resolved;
 }
 
-std::atomic<const UnaryIsa*>& active() {
-  static std::atomic<const UnaryIsa*> a{best()};
+std::atomic<const IsaBlocks*>& active() {
+  static std::atomic<const IsaBlocks*> a{best()};
   return a;
 }
 
 }  // namespace
 
-const UnaryIsa& unary_isa() { return *active().load(std::memory_order_relaxed); }
+const IsaBlocks& isa_blocks() { return *active().load(std::memory_order_relaxed); }
 
-std::string elementwise_isa() { return unary_isa().name; }
+std::string elementwise_isa() { return isa_blocks().name; }
 
 void set_elementwise_isa(const std::string& name) {
   if (name == "auto") return active().store(best());
