@@ -10,6 +10,7 @@
 #include "kernels/cpu/conv_direct.h"
 #include "kernels/cpu/random_state.h"
 #include "kernels/cpu/scalar_fused_steps.h"
+#include "kernels/cpu/elementwise_isa.h"
 
 namespace ef {
 
@@ -55,6 +56,14 @@ void init_context(py::module_& m) {
   m.def("set_conv_kernel", [](const std::string& name) {
     std::string prev = conv_kernel();
     set_conv_kernel(name);
+    return prev;
+  });
+  // The elementwise ops' float/double block functions ("avx512", "avx2", "baseline"; "auto" for the
+  // best the CPU has): tests run every variant the CPU and build have, benchmarks compare them.
+  m.def("elementwise_isa", &elementwise_isa);
+  m.def("set_elementwise_isa", [](const std::string& name) {
+    std::string prev = elementwise_isa();
+    set_elementwise_isa(name);
     return prev;
   });
   // The scalar loop interpreter's superinstructions (for loops traced from now on): tests compare

@@ -3,8 +3,10 @@
 #pragma once
 #include <type_traits>
 
+#include "kernels/cpu/binary_functors.h"
 #include "kernels/cpu/broadcast.h"
 #include "kernels/cpu/elementwise_blocks.h"
+#include "kernels/cpu/elementwise_isa.h"
 #include "ops/op_util.h"
 
 namespace ef {
@@ -61,6 +63,15 @@ struct IntDivisor : std::false_type {};
 template <class F>
 struct IntDivisor<F, std::void_t<decltype(F::kIntDivisor)>> : std::bool_constant<F::kIntDivisor> {};
 
+// F's position in EF_ISA_BINARY_OPS (its float/double block functions are compiled per ISA); -1: none.
+template <class F>
+constexpr int kIsaBinaryOp = -1;
+#define EF_ISA_BINARY_INDEX(NAME) \
+  template <>                     \
+  constexpr int kIsaBinaryOp<binary_functors::NAME> = kIsaBinaryIndex##NAME;
+EF_ISA_BINARY_OPS(EF_ISA_BINARY_INDEX)
+#undef EF_ISA_BINARY_INDEX
+
 // Registers F's block functions and scalar steps (the scalar loop interpreter's instructions).
 // Integer division has no block function (it can fail) but has scalar steps that check the divisor.
 template <class F, int Types>
@@ -80,7 +91,11 @@ struct BinaryBlockRegistrar {
   }
   template <class T>
   static void add(const char* name) {
-    register_binary_block<T>(name, binary_block<F, T>);
+    if constexpr (kIsaBinaryOp<F> >= 0 && std::is_floating_point_v<T>) {
+      register_binary_block<T>(name, isa_binary_block<kIsaBinaryOp<F>, T>);
+    } else {
+      register_binary_block<T>(name, binary_block<F, T>);
+    }
     register_scalar_steps(name, 2, DTypeOf<T>::value, {binary_step<F, T>, nullptr});
   }
 };

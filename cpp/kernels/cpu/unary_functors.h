@@ -3,20 +3,22 @@
 // (vectorized), integer(x) for integer types, complex(z) for complex64/complex128; kHeavy marks
 // transcendental functions (a larger parallel grain). Optional: blend(x, y), a second
 // branch-free pass, and in_range(x) / scalar(x), the inputs where array() is exact and a C-library
-// formula for the others.
+// formula for the others. Each functor works on whatever Eigen array type it is given: only the
+// files that evaluate them include Eigen.
 #pragma once
 #include <cmath>
 #include <complex>
 #include <limits>
 #include <type_traits>
 
-#include <Eigen/Core>
-
 #include "core/dtype.h"
 #include "kernels/cpu/special_functions.h"
 
 namespace ef {
 namespace unary_functors {
+// File-local, as is every template instantiated with a functor: the per-ISA copies of
+// elementwise_isa_blocks.cc must not share one (the linker would keep one ISA's copy for all).
+namespace {
 
 template <class T>
 constexpr bool kIsInt = std::is_integral_v<T> && !std::is_same_v<T, bool>;
@@ -166,18 +168,23 @@ struct Tan {
   template <class A> static auto array(const A& a) { return a.tan(); }
   template <class Z> static Z complex(Z z) { return std::tan(z); }
 };
+// Rounding keeps x's sign (ceil(-0.5) is -0, as in TF): Eigen's SSE2 forms, without SSE4.1's
+// roundps, return +0 there, so blend puts the sign back.
 struct Floor {
   static constexpr bool kHeavy = false;
   template <class A> static auto array(const A& a) { return a.floor(); }
+  template <class S> static S blend(S x, S y) { return std::copysign(y, x); }
 };
 struct Ceil {
   static constexpr bool kHeavy = false;
   template <class A> static auto array(const A& a) { return a.ceil(); }
+  template <class S> static S blend(S x, S y) { return std::copysign(y, x); }
 };
 // rint rounds half to even (the default FP rounding mode), as TF's Round does.
 struct Round {
   static constexpr bool kHeavy = false;
   template <class A> static auto array(const A& a) { return a.rint(); }
+  template <class S> static S blend(S x, S y) { return std::copysign(y, x); }
   template <class T> static T integer(T x) { return x; }
 };
 // Relu keeps NaN and -0.0 (x < 0 is false for both), like TF.
@@ -223,11 +230,13 @@ struct Softplus {
   template <class S> static bool in_range(S x) { return exp_safe(x); }
   template <class S> static S scalar(S x) { return (x > S(0) ? x : S(0)) + std::log1p(std::exp(-std::abs(x))); }
 };
-// Functions without a vectorized Eigen form: the C library's (or special_functions.h) per element;
+// Functions without a vectorized Eigen form: the C library's (or special_functions.h) per element
+// (kScalarOnly: no ISA gains from copies of them);
 // EF_COMPLEX adds the complex form for the ops that take complex inputs.
 #define EF_SCALAR_UNARY(NAME, FN, ...)                                                  \
   struct NAME {                                                                         \
     static constexpr bool kHeavy = true;                                                \
+    static constexpr bool kScalarOnly = true;                                           \
     template <class A> static auto array(const A& a) {                                  \
       using S = typename A::Scalar;                                                     \
       return a.unaryExpr([](S v) -> S { return FN(v); });                               \
@@ -262,5 +271,6 @@ struct Invert {
   template <class T> static T integer(T x) { return static_cast<T>(~x); }
 };
 
+}  // namespace
 }  // namespace unary_functors
 }  // namespace ef

@@ -1,0 +1,157 @@
+// The elementwise ops' float/double block functions (unary: Eigen's vectorized array functions, as
+// TF's kernels use; binary: the fused chains' arithmetic), compiled once per ISA: CMakeLists.txt
+// builds this file with EF_ISA naming the variant and that ISA's -m flags, and elementwise_isa.cc
+// picks one at run time.
+//
+// Nothing this file defines may be shared between variants: the linker keeps one copy of each
+// inline function or template instantiation, so an AVX-512 copy could serve the baseline's calls on a
+// CPU without AVX-512. Eigen's namespace is therefore renamed per variant, the unary functors (and
+// every template instantiated with them) are file-local, the binary functors' one-line operators are
+// inlined, and cmake/check_isa_object.py fails the build when a non-baseline object exports any
+// other symbol or runs code at load time (before the CPU check). Compiled with -fno-trapping-math,
+// so the fixup passes' selects vectorize without AVX-512's masks.
+
+// GCC 12 false positive (GCC bug 105593): the `__m512 __Y = __Y;` idiom of avx512fintrin.h,
+// inlined through Eigen's AVX-512 packet math, reports "__Y may be used uninitialized".
+// The pragma must precede every include so it covers those headers.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+
+#ifdef EF_ISA
+#define EF_ISA_BASELINE 0
+#else
+#define EF_ISA baseline
+#define EF_ISA_BASELINE 1
+#endif
+#define EF_ISA_JOIN2(a, b) a##_##b
+#define EF_ISA_JOIN(a, b) EF_ISA_JOIN2(a, b)
+#define Eigen EF_ISA_JOIN(Eigen, EF_ISA)
+
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include <Eigen/Core>
+
+#include "kernels/cpu/binary_functors.h"
+#include "kernels/cpu/elementwise_isa.h"
+#include "kernels/cpu/unary_functors.h"
+
+namespace ef {
+namespace {
+
+using namespace unary_functors;  // NOLINT: the table names functors as their ops
+
+template <class T>
+using ArrayMap = Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>;
+template <class T>
+using ConstArrayMap = Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>>;
+
+constexpr int64_t kStage = 512;  // staging buffer for in-place blocks (stack)
+
+// Eigen's vectorized exp and sqrt (3.4, fast-math) lose the edges of their range (exp(88.7f)
+// is inf, exp(-inf) is not 0, sqrt(inf) is NaN). Ops built on them declare the inputs where
+// Eigen is exact (in_range) and a scalar C-library formula used for all others (scalar).
+template <class Op, class = void>
+struct HasFixup : std::false_type {};
+template <class Op>
+struct HasFixup<Op, std::void_t<decltype(&Op::template in_range<float>)>> : std::true_type {};
+
+// Optional second pass y = blend(x, y): a branch-free select that GCC vectorizes (Eigen 3.4's
+// select() runs one scalar at a time).
+template <class Op, class = void>
+struct HasBlend : std::false_type {};
+template <class Op>
+struct HasBlend<Op, std::void_t<decltype(&Op::template blend<float>)>> : std::true_type {};
+
+// Ops with a float form (array()).
+template <class Op, class = void>
+struct HasArray : std::false_type {};
+template <class Op>
+struct HasArray<Op, std::void_t<decltype(Op::array(std::declval<ConstArrayMap<float>>()))>> : std::true_type {};
+
+// Ops whose math is a C-library call per element: only the baseline compiles them.
+template <class Op, class = void>
+struct ScalarOnly : std::false_type {};
+template <class Op>
+struct ScalarOnly<Op, std::void_t<decltype(Op::kScalarOnly)>> : std::bool_constant<Op::kScalarOnly> {};
+
+template <class Op, class S>
+void fixup(const S* in, S* out, int64_t n) {
+  if constexpr (HasBlend<Op>::value) {
+    for (int64_t i = 0; i < n; ++i) out[i] = Op::blend(in[i], out[i]);
+  }
+  if constexpr (HasFixup<Op>::value) {
+    // A branch-free scan first (it vectorizes; the fixing loop does not): most blocks need none.
+    int outside = 0;
+    for (int64_t i = 0; i < n; ++i) outside |= Op::in_range(in[i]) ? 0 : 1;
+    if (!outside) return;
+    for (int64_t i = 0; i < n; ++i)
+      if (!Op::in_range(in[i])) out[i] = Op::scalar(in[i]);
+  }
+}
+
+template <class Op, class T>
+void unary_block(const T* in, T* out, int64_t n) {
+  if constexpr (HasBlend<Op>::value || HasFixup<Op>::value) {
+    if (in == out) {  // a forwarded output: the fixup pass needs the input, stage it in chunks
+      T x[kStage];
+      for (int64_t b = 0; b < n; b += kStage) {
+        const int64_t m = n - b < kStage ? n - b : kStage;
+        for (int64_t i = 0; i < m; ++i) x[i] = in[b + i];
+        ArrayMap<T>(out + b, m) = Op::array(ConstArrayMap<T>(x, m));
+        fixup<Op>(x, out + b, m);
+      }
+      return;
+    }
+  }
+  ArrayMap<T>(out, n) = Op::array(ConstArrayMap<T>(in, n));
+  fixup<Op>(in, out, n);
+}
+
+// The ops this variant compiles: those with a float form, the scalar-only ones in the baseline alone.
+template <class Op>
+constexpr bool kCopied = HasArray<Op>::value && (!ScalarOnly<Op>::value || EF_ISA_BASELINE);
+
+template <class Op, class T>
+constexpr UnaryBlockFn<T> entry() {
+  if constexpr (kCopied<Op>) {
+    return &unary_block<Op, T>;
+  } else {
+    return nullptr;
+  }
+}
+
+// out[i] = F(a[i], b[i]), as the eager kernels apply F.
+template <class F, class T>
+void binary_block(const T* a, const T* b, T* out, int64_t n) {
+  const F f;
+  for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b[i]);
+}
+
+}  // namespace
+
+#define EF_ISA_STR2(x) #x
+#define EF_ISA_STR(x) EF_ISA_STR2(x)
+
+// Constant-initialized: no code of this ISA runs before the CPU is checked.
+extern const IsaBlocks EF_ISA_JOIN(isa_blocks, EF_ISA);
+const IsaBlocks EF_ISA_JOIN(isa_blocks, EF_ISA) = {
+    EF_ISA_STR(EF_ISA),
+#define EF_UNARY_ENTRY(NAME, INPUT, TYPES) entry<NAME, float>(),
+    {EF_UNARY_OPS(EF_UNARY_ENTRY)},
+#undef EF_UNARY_ENTRY
+#define EF_UNARY_ENTRY(NAME, INPUT, TYPES) entry<NAME, double>(),
+    {EF_UNARY_OPS(EF_UNARY_ENTRY)},
+#undef EF_UNARY_ENTRY
+#define EF_BINARY_ENTRY(NAME) &binary_block<binary_functors::NAME, float>,
+    {EF_ISA_BINARY_OPS(EF_BINARY_ENTRY)},
+#undef EF_BINARY_ENTRY
+#define EF_BINARY_ENTRY(NAME) &binary_block<binary_functors::NAME, double>,
+    {EF_ISA_BINARY_OPS(EF_BINARY_ENTRY)},
+#undef EF_BINARY_ENTRY
+};
+
+}  // namespace ef

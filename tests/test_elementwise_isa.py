@@ -1,0 +1,120 @@
+"""The elementwise ops' float block functions compiled per ISA (kernels/cpu/elementwise_isa.h): every
+variant this CPU and build have matches NumPy and the others within the elementwise tests' tolerance,
+and the fused elementwise kernel (unary and binary steps) equals the eager ops bitwise in each. Release
+builds (pip install) have avx512, avx2 and baseline; dev builds only baseline (their -march=native)."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+from eagerflow import _core
+from eagerflow.ops._execute import execute1
+
+from _elementwise_common import F16, F32, F64, check_close, reference, sample
+
+
+def _available():
+    out, prev = [], _core.elementwise_isa()
+    for name in ("avx512", "avx2", "baseline"):
+        try:
+            _core.set_elementwise_isa(name)
+            out.append(name)
+        except tf.errors.InvalidArgumentError:  # this CPU or build lacks it
+            pass
+    _core.set_elementwise_isa(prev)
+    return out
+
+
+VARIANTS = _available()
+
+
+@pytest.fixture(params=VARIANTS)
+def variant(request):
+    prev = _core.set_elementwise_isa(request.param)
+    yield request.param
+    _core.set_elementwise_isa(prev)
+
+
+def _in_variant(name, fn):
+    prev = _core.set_elementwise_isa(name)
+    try:
+        return fn()
+    finally:
+        _core.set_elementwise_isa(prev)
+
+
+# Every unary op with float32 block functions (the fused kernel's).
+UNARY_F32 = sorted({op for op, arity, t, pred in _core.scalar_loop_ops()
+                    if arity == 1 and not pred and t == tf.float32.as_datatype_enum})
+
+SELU_ALPHA, SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+NUMPY = {
+    "Abs": np.abs, "Neg": np.negative, "Exp": np.exp, "Expm1": np.expm1, "Log": np.log, "Log1p": np.log1p,
+    "Sqrt": np.sqrt, "Rsqrt": lambda x: 1 / np.sqrt(x), "Square": np.square, "Reciprocal": lambda x: 1 / x,
+    "Tanh": np.tanh, "Sigmoid": lambda x: 1 / (1 + np.exp(-x)), "Sin": np.sin, "Cos": np.cos, "Tan": np.tan,
+    "Floor": np.floor, "Ceil": np.ceil, "Round": np.round, "Relu": lambda x: np.where(x < 0, np.zeros_like(x), x),
+    "Relu6": lambda x: np.where(x < 0, np.zeros_like(x), np.where(x > 6, np.full_like(x, 6), x)),
+    "Elu": lambda x: np.where(x < 0, np.expm1(x), x),
+    "Selu": lambda x: SELU_SCALE * np.where(x < 0, SELU_ALPHA * np.expm1(x), x),
+    "Softplus": lambda x: np.logaddexp(0, x), "Softsign": lambda x: x / (np.abs(x) + 1), "Sign": np.sign,
+    "Atan": np.arctan, "Sinh": np.sinh, "Cosh": np.cosh, "Asinh": np.arcsinh,
+}
+# Lengths around the vector widths (tails of 1..15 elements) and one that spans threads.
+LENGTHS = (1, 7, 17, 515, 300_001)
+
+
+def test_variants_known():
+    assert VARIANTS and VARIANTS[-1] == "baseline"
+    assert _core.elementwise_isa() == VARIANTS[0]  # the best the CPU has is the default
+    with pytest.raises(tf.errors.InvalidArgumentError, match="this build has no 'sse9'"):
+        _core.set_elementwise_isa("sse9")
+    prev = _core.set_elementwise_isa("auto")
+    assert _core.elementwise_isa() == VARIANTS[0]
+    _core.set_elementwise_isa(prev)
+
+
+@pytest.mark.parametrize("name", sorted(NUMPY))
+def test_each_variant_matches_numpy(variant, name):
+    for dtype in (F16, F32, F64):
+        for n in LENGTHS:
+            x = sample(dtype, (n,), seed=n)
+            check_close(execute1(name, [tf.constant(x)]).numpy(), reference(NUMPY[name], x))
+
+
+@pytest.mark.parametrize("name", UNARY_F32)
+def test_variants_agree(name):
+    """Every variant against the baseline: the same tolerance the NumPy comparisons use, NaN where it has
+    NaN, zeros of the same sign."""
+    rng = np.random.default_rng(5)
+    for dtype in (F16, F32, F64):
+        v = rng.normal(size=4099) * 4
+        v[:8] = [0.0, -0.0, np.nan, np.inf, -np.inf, 88.5, -104.0, 1e-40]
+        x = tf.constant(v.astype(dtype))
+        want = _in_variant("baseline", lambda: execute1(name, [x]).numpy())
+        for variant in VARIANTS[:-1]:
+            got = _in_variant(variant, lambda: execute1(name, [x]).numpy())
+            check_close(got, want)
+            np.testing.assert_array_equal(np.signbit(got[want == 0]), np.signbit(want[want == 0]))
+
+
+@pytest.mark.parametrize("name", ["Floor", "Ceil", "Round"])
+def test_rounding_keeps_the_sign_in_each_variant(variant, name):
+    # TF: ceil(-0.5) is -0 (SSE2 without SSE4.1 computes these by arithmetic that gives +0).
+    v = np.array([-0.5, -0.0, -0.4, 0.3, -1.5, 2.5, -2.5, np.nan, -np.inf], np.float64)
+    for dtype in (F16, F32, F64):
+        got = execute1(name, [tf.constant(v.astype(dtype))]).numpy()
+        want = getattr(np, {"Round": "rint"}.get(name, name.lower()))(v.astype(dtype))
+        np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+
+
+def test_fused_equals_eager_in_each_variant(variant):
+    def chain(x):
+        y = tf.exp(-tf.abs(x))
+        y = tf.sqrt(y + 1.0) * 0.5 - tf.tanh(x)
+        y = tf.maximum(y, 0.1) / (tf.square(x) + 1.0)
+        y = tf.sigmoid(y) + tf.math.log1p(tf.nn.softplus(x)) + tf.nn.elu(x)
+        return tf.minimum(y, 1.5) + tf.math.squared_difference(x, y) * 0.25
+
+    for dtype in (F32, F64):
+        x = tf.constant(np.random.default_rng(1).normal(size=5000).astype(dtype) * 5)
+        np.testing.assert_array_equal(tf.function(chain)(x).numpy(), chain(x).numpy())
