@@ -43,7 +43,7 @@ def _known(shape):
 def _const_value(t):
     """The value of `t` as a NumPy array when it is known while building (eager, or a Const)."""
     if not t._is_symbolic:
-        return t.numpy()
+        return t._numpy()  # the tensor's own memory: read here, never written
     op = t.op
     if op.type == "Const":
         return op.get_attr("value").numpy()
