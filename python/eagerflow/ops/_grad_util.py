@@ -10,6 +10,7 @@ from eagerflow.ops._execute import convert_to_tensor, execute, execute1
 Tensor = _core.Tensor
 INT32 = dtypes.int32
 INT64 = dtypes.int64
+_INT32_ENUM = INT32.as_datatype_enum
 
 
 def attr(op, name, default=None):
@@ -58,6 +59,8 @@ def fully_known(shape):
 
 def const(value, dtype=INT32):
     """A small constant tensor (an index vector or a scalar) of `dtype`."""
+    if dtype is INT32 and type(value) is int and -2 ** 31 <= value < 2 ** 31 and _core.current_graph() is None:
+        return convert_to_tensor(value, _INT32_ENUM)  # an eager axis: converted in C++, no NumPy array
     dtype = dtypes.as_dtype(dtype)
     return _core.from_numpy(np.asarray(value, dtype=dtype.as_numpy_dtype))
 

@@ -1,11 +1,21 @@
 """Matrix products: tf.linalg.matmul (MatMul for matrices, BatchMatMulV2 for batches)."""
 from eagerflow import _core
+from eagerflow.framework import dtypes
 from eagerflow.ops import _execute
+
+_Tensor = _core.Tensor
+_COMPLEX = frozenset((dtypes.complex64.as_datatype_enum, dtypes.complex128.as_datatype_enum))
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False, a_is_sparse=False,
            b_is_sparse=False, output_type=None, grad_a=False, grad_b=False, name=None):
     """a @ b over the last two dims, batch dims broadcasting; transpose/adjoint apply first."""
+    # The common call (a layer's or a gradient's product): two real matrices, plain flags.
+    if (type(transpose_a) is bool and type(transpose_b) is bool and adjoint_a is False and adjoint_b is False
+            and output_type is None and isinstance(a, _Tensor) and isinstance(b, _Tensor)
+            and a._dtype_enum not in _COMPLEX and len(a._shape_tuple or ()) == 2
+            and len(b._shape_tuple or ()) == 2):
+        return _execute.execute1("MatMul", [a, b], {"transpose_a": transpose_a, "transpose_b": transpose_b}, name)
     for flag, arg in ((transpose_a, "transpose_a"), (transpose_b, "transpose_b"), (adjoint_a, "adjoint_a"),
                       (adjoint_b, "adjoint_b")):
         _execute.bool_attr(flag, arg)

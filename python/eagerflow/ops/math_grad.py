@@ -43,7 +43,7 @@ def _known(shape):
 def _const_value(t):
     """The value of `t` as a NumPy array when it is known while building (eager, or a Const)."""
     if not t._is_symbolic:
-        return t.numpy()
+        return t._numpy()  # the tensor's own memory: read here, never written
     op = t.op
     if op.type == "Const":
         return op.get_attr("value").numpy()
@@ -120,11 +120,12 @@ def _kept_shape(op):
 def _broadcast_reduced(op, grad):
     """The gradient of a reduction's output, reshaped with kept dims and broadcast to the input."""
     x = op.inputs[0]
-    kept = _kept_shape(op)
     gs = grad._shape_tuple
     # A scalar (every axis reduced) broadcasts as it is; otherwise the reduced axes come back as 1s.
-    if not isinstance(kept, list) or (gs != () and (gs is None or list(gs) != kept)):
-        grad = array_ops.reshape(grad, kept)
+    if gs != ():
+        kept = _kept_shape(op)
+        if not isinstance(kept, list) or gs is None or list(gs) != kept:
+            grad = array_ops.reshape(grad, kept)
     xs = x._shape_tuple
     if not _known(xs):
         return array_ops.broadcast_to(grad, array_ops.shape(x))

@@ -17,6 +17,10 @@ def _shape_text(s):
 def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None):
     """-log(softmax(logits)[label]) per example; labels are class indices (one rank below logits)."""
     labels, logits = convert_to_tensor(labels), convert_to_tensor(logits)
+    ls, gs = labels._shape_tuple, logits._shape_tuple
+    if ls is not None and gs is not None and len(gs) == 2 and len(ls) == 1 and (
+            ls[0] is None or gs[0] is None or ls[0] == gs[0]):  # the common case, checked on tuples
+        return execute("SparseSoftmaxCrossEntropyWithLogits", [logits, labels])[0]
     lr, gr = labels.shape.rank, logits.shape.rank
     if lr is not None and gr is not None:
         if lr != gr - 1:

@@ -280,6 +280,8 @@ class Variable:
 
     # --- writing ------------------------------------------------------------------------------
     def _converted(self, value):
+        if isinstance(value, _core.Tensor) and value._dtype_enum == self._dtype._type_enum:
+            return value  # what convert_to_tensor returns for it, without its dtype handling
         if isinstance(value, Variable):
             value = value.value()
         return convert_to_tensor(value, dtype=self._dtype)
