@@ -7,9 +7,10 @@ threads (default 1: the step's own work, without the pool's waits).
 """
 import os
 import statistics
-import subprocess
 import sys
 import time
+
+import ab_workers
 
 ROW = "MLP 784-256-10 SGD step, batch 128"
 
@@ -32,23 +33,15 @@ def worker():
 
 
 def main(checkouts):
-    here = os.path.abspath(__file__)
-    procs = [subprocess.Popen([sys.executable, here, "--worker"], cwd=c, text=True, stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                              env=dict(os.environ, PYTHONPATH=os.path.join(os.path.abspath(c), "python")))
-             for c in checkouts]
+    procs = ab_workers.start(__file__, checkouts)
     cpu = {c: [] for c in checkouts}
     wall = {c: [] for c in checkouts}
     for _ in range(int(os.environ.get("ROUNDS", "21"))):
         for c, p in zip(checkouts, procs):
-            p.stdin.write("20\n")
-            p.stdin.flush()
-            a, b = map(float, p.stdout.readline().split())
+            a, b = ab_workers.ask(p, "20")
             cpu[c].append(a)
             wall[c].append(b)
-    for p in procs:
-        p.stdin.close()
-        p.wait()
+    ab_workers.stop(procs)
     print("load average %.1f %.1f %.1f, threads %s" % (os.getloadavg() + (os.environ.get("THREADS", "1"),)))
     for c in checkouts:
         print("%s: CPU min %.3f median %.3f ms   wall min %.3f median %.3f ms" % (

@@ -6,9 +6,10 @@ load. Prints the min and median over rounds of process CPU µs per call.
 """
 import os
 import statistics
-import subprocess
 import sys
 import time
+
+import ab_workers
 
 NAMES = ("forward", "gradient", "step")
 
@@ -30,21 +31,13 @@ def worker():
 
 
 def main(checkouts):
-    here = os.path.abspath(__file__)
-    procs = [subprocess.Popen([sys.executable, here, "--worker"], cwd=c, text=True, stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                              env=dict(os.environ, PYTHONPATH=os.path.join(os.path.abspath(c), "python")))
-             for c in checkouts]
+    procs = ab_workers.start(__file__, checkouts)
     times = {(n, c): [] for n in NAMES for c in checkouts}
     for _ in range(int(os.environ.get("ROUNDS", "21"))):
         for name in NAMES:
             for c, p in zip(checkouts, procs):
-                p.stdin.write(f"{name} 100\n")
-                p.stdin.flush()
-                times[name, c].append(float(p.stdout.readline()))
-    for p in procs:
-        p.stdin.close()
-        p.wait()
+                times[name, c].append(ab_workers.ask(p, f"{name} 100")[0])
+    ab_workers.stop(procs)
     print("load average %.1f %.1f %.1f" % os.getloadavg())
     for name in NAMES:
         print("%-9s" % name + "".join("  %s: min %6.1f µs  median %6.1f µs" % (
