@@ -517,6 +517,24 @@ def test_custom_nest_metadata_with_a_tensor_takes_the_python_path():
     assert f._fast.call((_Pair(c, c, m=c),)) is NotImplemented
 
 
+def test_custom_nest_key_leaves_typed_objects_to_python():
+    from eagerflow import _core
+    key_of = _core.FunctionCache().key_of
+    c = tf.constant([1.0])
+    assert key_of((_Pair(c, c),)) is not None
+
+    class WithTracingType(_Pair):
+        def __tf_tracing_type__(self, context):
+            raise NotImplementedError
+
+    class WithTypeSpec(_Pair):  # what a CompositeTensor has: the Python path types it by its spec
+        _type_spec = None
+
+    assert key_of((WithTracingType(c, c),)) is None
+    assert key_of((WithTypeSpec(c, c),)) is None
+    assert key_of((_Pair,),) is None  # the class itself is not an instance of the protocol
+
+
 def test_variable_arguments_take_the_fast_path():
     v, w = tf.Variable([1.0]), tf.Variable([10.0])
 

@@ -197,8 +197,13 @@ bool encode_custom_nest(PyObject* o, KeyWriter& w, int depth) {
   static PyObject* const kFlatten = interned("__tf_flatten__");
   static PyObject* const kUnflatten = interned("__tf_unflatten__");
   static PyObject* const kTracingType = interned("__tf_tracing_type__");
+  static PyObject* const kTypeSpec = interned("_type_spec");
   PyObject* type = reinterpret_cast<PyObject*>(Py_TYPE(o));
-  if (!has_attr(type, kFlatten) || !has_attr(type, kUnflatten) || has_attr(type, kTracingType)) return false;
+  // Types the Python path keys before it looks for __tf_flatten__ (tracing protocol, composite
+  // tensors) go there.
+  if (!has_attr(type, kFlatten) || !has_attr(type, kUnflatten) || has_attr(type, kTracingType) ||
+      has_attr(type, kTypeSpec))
+    return false;
   PyObject* r = PyObject_CallMethodNoArgs(o, kFlatten);
   if (!r) {
     PyErr_Clear();
