@@ -161,6 +161,8 @@ variant = DType(21, "variant", object)  # opaque values (TensorList: a TensorArr
 _ALL = [bfloat16, float16, float32, float64, int8, uint8, int16, uint16, int32, uint32, int64, uint64, bool, complex64,
         complex128, string, resource, variant]
 _BY_ENUM = {d._type_enum: d for d in _ALL}
+# The complex dtypes' enums: hot paths test a tensor's `_dtype_enum` against them (real operands skip conj).
+COMPLEX_ENUMS = frozenset((complex64._type_enum, complex128._type_enum))
 _BY_NAME = {d._name: d for d in _ALL}
 _BY_NAME.update({"half": float16, "float": float32, "double": float64})
 

@@ -4,7 +4,7 @@ from eagerflow.framework import dtypes
 from eagerflow.ops import _execute
 
 _Tensor = _core.Tensor
-_COMPLEX = frozenset((dtypes.complex64.as_datatype_enum, dtypes.complex128.as_datatype_enum))
+_COMPLEX = dtypes.COMPLEX_ENUMS
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False, a_is_sparse=False,

@@ -23,7 +23,6 @@ from eagerflow.ops import array_ops, creation_ops, linalg_ops, math_ops, reducti
 
 
 _Tensor = _core.Tensor
-_INT32 = dtypes.int32.as_datatype_enum
 
 
 # --- helpers ------------------------------------------------------------------------------------
@@ -72,7 +71,7 @@ def _reduce_to(grad, x):
 
 def _sum(grad, axes, keepdims):
     """Sum over static axes (a list of ints), straight to the op: gradients run it per broadcast input."""
-    return _execute.execute1("Sum", [grad, _execute.convert_to_tensor(axes, _INT32, True)], {"keep_dims": keepdims})
+    return _execute.execute1("Sum", [grad, _execute.index_tensor(axes)], {"keep_dims": keepdims})
 
 
 def _binary(op, gx, gy):
@@ -146,7 +145,7 @@ def _num_elements(t):
     return array_ops.size(t)
 
 
-_COMPLEX = frozenset((dtypes.complex64.as_datatype_enum, dtypes.complex128.as_datatype_enum))
+_COMPLEX = dtypes.COMPLEX_ENUMS
 
 
 def _conj(x):

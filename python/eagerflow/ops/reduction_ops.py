@@ -132,12 +132,8 @@ def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
 def _arg(op, input, axis, output_type):
     if axis is None:
         axis = 0
-    if type(axis) is int:
-        pass
-    elif isinstance(axis, _core.Tensor):
-        if not axis.dtype.is_integer:
-            raise TypeError("axis must be int or Tensor with integer datatype")
-    elif not isinstance(axis, (numbers.Integral, np.integer)) or isinstance(axis, bool):
+    if type(axis) is not int and not (axis.dtype.is_integer if isinstance(axis, _core.Tensor) else
+                                      isinstance(axis, (numbers.Integral, np.integer)) and not isinstance(axis, bool)):
         raise TypeError("axis must be int or Tensor with integer datatype")
     x = _execute.convert_to_tensor(input)
     return _execute.execute1(op, [x, _execute.convert_to_tensor(axis, _INT32)],
