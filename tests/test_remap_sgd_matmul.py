@@ -136,6 +136,25 @@ def test_values_read_before_the_update_keep_their_value():
     np.testing.assert_array_equal(v.numpy(), np.zeros((4, 3), np.float32))
 
 
+def test_in_place_only_when_nothing_else_holds_the_value():
+    v = tf.Variable(np.ones((64, 64), np.float32))
+    a = tf.ones((64, 64))
+
+    @tf.function
+    def step():
+        v.assign_sub(0.5 * tf.matmul(a, a))
+    assert FUSED in _types(step)
+    step()
+    p0 = v.read_value()._data_ptr()  # the read is dropped at once
+    step()
+    assert v.read_value()._data_ptr() == p0  # accumulated into the variable's memory
+    held = v.read_value()
+    step()
+    assert v.read_value()._data_ptr() != p0  # into a copy: `held` keeps its value
+    np.testing.assert_array_equal(held.numpy(), np.full((64, 64), 1 - 2 * 32, np.float32))
+    np.testing.assert_array_equal(v.numpy(), np.full((64, 64), 1 - 3 * 32, np.float32))
+
+
 def test_update_reading_its_own_variable():
     # The product reads the variable it updates: the GEMM's input is the old value.
     w0 = rng.standard_normal((8, 8)).astype(np.float32)

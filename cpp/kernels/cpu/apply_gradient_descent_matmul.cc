@@ -16,14 +16,12 @@ namespace {
 
 template <typename T>
 void apply(VariableState& v, const Tensor& alpha, const TensorImpl& a, const TensorImpl& b, const MatDims& d) {
-  const Tensor& cur = v.value;
-  Tensor out = cur;
-  if (!writable_in_place(cur)) {  // a live read keeps the old value: accumulate into a copy
-    out = TensorImpl::empty(cur->dtype(), cur->shape());
-    std::memcpy(out->data<T>(), cur->data<T>(), sizeof(T) * static_cast<size_t>(cur->num_elements()));
+  if (!writable_in_place(v.value)) {  // a live read keeps the old value: accumulate into a copy
+    Tensor copy = TensorImpl::empty(v.value->dtype(), v.value->shape());
+    std::memcpy(copy->data<T>(), v.value->data<T>(), sizeof(T) * static_cast<size_t>(copy->num_elements()));
+    v.value = std::move(copy);
   }
-  gemm_accumulate<T>(a.data<T>(), b.data<T>(), out->data<T>(), d, -*alpha->data<T>());
-  v.value = std::move(out);
+  gemm_accumulate<T>(a.data<T>(), b.data<T>(), v.value->data<T>(), d, -*alpha->data<T>());
 }
 
 void apply_gradient_descent_matmul_kernel(KernelContext& c) {
