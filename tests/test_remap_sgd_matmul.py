@@ -273,3 +273,5 @@ def test_kernel_errors():
     np.testing.assert_array_equal(v.numpy(), np.full((2, 3), -1.0, np.float32))
     execute(FUSED, [v.handle, tf.constant(0.25), tf.ones([4, 2]), tf.ones([3, 4])], {"transpose_a": True, "transpose_b": True})
     np.testing.assert_array_equal(v.numpy(), np.full((2, 3), -2.0, np.float32))
+    execute(FUSED, [v.handle, tf.constant(0.25), tf.ones([2, 0]), tf.ones([0, 3])])  # an empty sum: no change
+    np.testing.assert_array_equal(v.numpy(), np.full((2, 3), -2.0, np.float32))
