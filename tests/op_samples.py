@@ -146,6 +146,10 @@ def _variable():
     return tf.Variable(f64([1.0, 2.0])).handle
 
 
+def _matrix_variable(rows, cols):
+    return tf.Variable(np.arange(rows * cols, dtype=np.float64).reshape(rows, cols) / 4).handle
+
+
 def _rng_state():
     """A tf.random.Generator state variable (int64 [counter_lo, counter_hi, key])."""
     return tf.Variable(np.int64([1, 0, 5])).handle
@@ -345,6 +349,10 @@ SAMPLES = {
                            no_entry="stateful variable update (TF has no entry either)"),
     "ResourceApplyGradientDescent": op(call(_variable(), f64(0.25), f64([0.5, -2.0])),
                                        no_entry="stateful variable update (TF has no entry either)"),
+    "_ResourceApplyGradientDescentMatMul": op(
+        call(_matrix_variable(2, 3), f64(0.25), f(2, 4), f(4, 3)),
+        call(_matrix_variable(2, 3), f64(0.5), f(4, 2), f(3, 4), transpose_a=True, transpose_b=True),
+        no_entry="exists only in optimized graphs, which no tape records"),
     "BatchMatMulV2": op(call(f(2, 2, 3), f(2, 3, 2)), call(f(2, 1, 3, 2), f(3, 4, 3), adj_x=True, adj_y=True),
                         grad="x y"),
     "BitwiseAnd": op(call(i32([[5, -3, 12]]), i32([3, 6, -1])), no_grad=_INT),

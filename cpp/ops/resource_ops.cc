@@ -1,5 +1,5 @@
 // Op definitions: ReadVariableOp, AssignVariableOp, AssignAddVariableOp, AssignSubVariableOp,
-// ResourceApplyGradientDescent.
+// ResourceApplyGradientDescent, _ResourceApplyGradientDescentMatMul.
 // All are stateful so automatic control dependencies keep reads and writes in program order.
 #include "ops/resource_ops.h"
 
@@ -51,6 +51,17 @@ OpDef apply_gradient_descent() {
 }
 EF_REGISTER_OP(apply_gradient_descent().with_types(
     {"resource", "T", "T"}, {{"T", "float, double", dtype_bit(DType::kFloat32) | dtype_bit(DType::kFloat64)}}));
+
+// ResourceApplyGradientDescent whose delta is MatMul(a, b): var -= alpha * op(a) @ op(b) as one GEMM
+// accumulating into the variable's memory, with no gradient tensor. Made by the remapping pass only
+// (of an SGD update of a weight gradient); TF has no such op.
+OpDef apply_gradient_descent_matmul() {
+  OpDef d = def("_ResourceApplyGradientDescentMatMul", {"var", "alpha", "a", "b"}, infer_assign);
+  d.attrs = {"T", "use_locking", "transpose_a", "transpose_b"};
+  return d;
+}
+EF_REGISTER_OP(apply_gradient_descent_matmul().with_types(
+    {"resource", "T", "T", "T"}, {{"T", "float, double", dtype_bit(DType::kFloat32) | dtype_bit(DType::kFloat64)}}));
 
 }  // namespace
 }  // namespace ef

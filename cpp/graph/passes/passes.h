@@ -16,7 +16,8 @@ bool fold_constants(OptimizedGraph& og);
 // Merges nodes with the same op, inputs, control inputs and attrs (stateless ones).
 bool eliminate_common_subexpressions(OptimizedGraph& og);
 // Replaces Conv2D / MatMul -> BiasAdd (-> Relu) chains whose intermediate values nothing else
-// reads by _FusedConv2D / _FusedMatMul nodes (TF's remapper).
+// reads by _FusedConv2D / _FusedMatMul nodes (TF's remapper), and SGD updates `v.assign_sub(lr * g)`
+// by ResourceApplyGradientDescent, or _ResourceApplyGradientDescentMatMul when g is a MatMul.
 bool remap(OptimizedGraph& og);
 // Replaces chains of elementwise ops over one shape by _FusedElementwise nodes.
 bool fuse_elementwise(OptimizedGraph& og);

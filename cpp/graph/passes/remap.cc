@@ -4,8 +4,10 @@
 // its output. An AddV2 of a MatMul and a vector of its last dimension's size is a BiasAdd here (TF's
 // bias-semantic add: `tf.matmul(x, w) + b`). An AssignSubVariableOp of a Mul by a scalar (the SGD
 // update `v.assign_sub(lr * g)`) becomes ResourceApplyGradientDescent: one pass over the variable
-// instead of writing and re-reading the scaled gradient. Only when the intermediate values have no
-// other use.
+// instead of writing and re-reading the scaled gradient; and such an update of a MatMul (the weight
+// gradient) becomes _ResourceApplyGradientDescentMatMul: one GEMM accumulating -lr * the product into
+// the variable, with no gradient tensor (equal to the unfused ops up to rounding, not bitwise). Only
+// when the intermediate values have no other use.
 #include <string>
 
 #include "eager/context.h"
@@ -18,11 +20,12 @@ bool nhwc(const Node& n) { return n.attrs.get<std::string>("data_format", "NHWC"
 
 bool on_cpu(const Node& n) { return n.device.find("GPU") == std::string::npos; }
 
-// The node's value may be folded into its one consumer: float32, neither fed nor fetched nor a
-// target, read by exactly one data edge and by no control edge.
+// The node's value may be folded into its one consumer: float32 (or float64 where `f64`), neither
+// fed nor fetched nor a target, read by exactly one data edge and by no control edge.
 bool private_value(const Node& n, const std::vector<std::vector<std::pair<Node*, int>>>& uses,
-                   const std::vector<char>& pinned) {
-  return !pinned[n.id] && uses[n.id].size() == 1 && n.out_dtypes.size() == 1 && n.out_dtypes[0] == DType::kFloat32 &&
+                   const std::vector<char>& pinned, bool f64 = false) {
+  return !pinned[n.id] && uses[n.id].size() == 1 && n.out_dtypes.size() == 1 &&
+         (n.out_dtypes[0] == DType::kFloat32 || (f64 && n.out_dtypes[0] == DType::kFloat64)) &&
          n.control_inputs.empty() && on_cpu(n);
 }
 
@@ -100,7 +103,7 @@ bool remap(OptimizedGraph& og) {
     Node* assign = up.get();
     if (assign->type() != "AssignSubVariableOp" || dead[assign->id] || !on_cpu(*assign)) continue;
     Node* mul = assign->inputs[1].node;
-    if (mul->type() != "Mul" || dead[mul->id] || !private_value(*mul, uses, pinned)) continue;
+    if (mul->type() != "Mul" || dead[mul->id] || !private_value(*mul, uses, pinned, true)) continue;
     const Shape& out = mul->out_shapes[0];
     for (int i = 0; i < 2; ++i) {
       const Endpoint& alpha = mul->inputs[i];
@@ -109,7 +112,7 @@ bool remap(OptimizedGraph& og) {
       if (as.rank_known() && as.rank() == 0 && out.fully_defined() &&
           delta.node->out_shapes[delta.index] == out) {
         Attrs a;
-        a.set("T", DType::kFloat32);
+        a.set("T", mul->out_dtypes[0]);
         a.set("use_locking", false);
         assign->inputs = {assign->inputs[0], alpha, delta};
         assign->op = &apply_gd;
@@ -119,6 +122,25 @@ bool remap(OptimizedGraph& og) {
         break;
       }
     }
+  }
+  // The SGD update of a product (a weight gradient): the GEMM accumulates into the variable.
+  const OpDef& apply_gd_matmul = get_op("_ResourceApplyGradientDescentMatMul");
+  for (const auto& up : g.nodes()) {
+    Node* apply = up.get();
+    if (apply->type() != "ResourceApplyGradientDescent" || dead[apply->id] || !on_cpu(*apply)) continue;
+    Node* prod = apply->inputs[2].node;
+    if (prod->type() != "MatMul" || dead[prod->id] || !private_value(*prod, uses, pinned, true)) continue;
+    if (!prod->out_shapes[0].fully_defined()) continue;
+    Attrs a;
+    a.set("T", prod->out_dtypes[0]);
+    a.set("use_locking", apply->attrs.get<bool>("use_locking", false));
+    for (const char* name : {"transpose_a", "transpose_b"})
+      if (const AttrValue* v = prod->attrs.find(name)) a.set(name, *v);
+    apply->inputs = {apply->inputs[0], apply->inputs[1], prod->inputs[0], prod->inputs[1]};
+    apply->op = &apply_gd_matmul;
+    apply->attrs = std::move(a);
+    dead[prod->id] = 1;
+    changed = true;
   }
   if (changed) rebuild(og, dead);
   return changed;

@@ -12,10 +12,7 @@ namespace {
 template <typename T>
 void apply(VariableState& v, const Tensor& alpha, const Tensor& delta) {
   const Tensor& cur = v.value;
-  // In place when only the variable holds its value (no live read, view or NumPy array), as the
-  // variable updates do; otherwise a fresh tensor, so readers keep the old value.
-  const bool own = cur.use_count() == 1 && (!cur->buffer() || cur->buffer().use_count() == 1);
-  Tensor out = own ? cur : TensorImpl::empty(cur->dtype(), cur->shape());
+  Tensor out = writable_in_place(cur) ? cur : TensorImpl::empty(cur->dtype(), cur->shape());
   const T a = *alpha->data<T>();
   const T* x = cur->data<T>();
   const T* d = delta->data<T>();

@@ -39,14 +39,14 @@ CBLAS_TRANSPOSE op(bool t) { return t ? CblasTrans : CblasNoTrans; }
 
 template <typename S>
 void run(bool ta, bool tb, int64_t M, int64_t N, int64_t K, const S* a, int64_t lda, const S* b, int64_t ldb, S* c,
-         int64_t ldc) {
+         int64_t ldc, S alpha, S beta) {
 #ifdef EF_HAVE_BLAS
   single_threaded();
   const int m = int(M), n = int(N), k = int(K);
   if constexpr (std::is_same_v<S, float>)
-    scipy_cblas_sgemm(CblasRowMajor, op(ta), op(tb), m, n, k, 1.f, a, int(lda), b, int(ldb), 0.f, c, int(ldc));
+    scipy_cblas_sgemm(CblasRowMajor, op(ta), op(tb), m, n, k, alpha, a, int(lda), b, int(ldb), beta, c, int(ldc));
   else
-    scipy_cblas_dgemm(CblasRowMajor, op(ta), op(tb), m, n, k, 1.0, a, int(lda), b, int(ldb), 0.0, c, int(ldc));
+    scipy_cblas_dgemm(CblasRowMajor, op(ta), op(tb), m, n, k, alpha, a, int(lda), b, int(ldb), beta, c, int(ldc));
 #endif
 }
 
@@ -60,12 +60,12 @@ bool blas_usable(int64_t M, int64_t N, int64_t K) {
 }
 
 void blas_gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, const float* a, int64_t lda, const float* b,
-               int64_t ldb, float* c, int64_t ldc) {
-  run(ta, tb, M, N, K, a, lda, b, ldb, c, ldc);
+               int64_t ldb, float* c, int64_t ldc, float alpha, float beta) {
+  run(ta, tb, M, N, K, a, lda, b, ldb, c, ldc, alpha, beta);
 }
 void blas_gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, const double* a, int64_t lda, const double* b,
-               int64_t ldb, double* c, int64_t ldc) {
-  run(ta, tb, M, N, K, a, lda, b, ldb, c, ldc);
+               int64_t ldb, double* c, int64_t ldc, double alpha, double beta) {
+  run(ta, tb, M, N, K, a, lda, b, ldb, c, ldc, alpha, beta);
 }
 
 }  // namespace ef

@@ -16,11 +16,11 @@ void set_blas_enabled(bool on);
 // dimension) fits its 32-bit integers.
 bool blas_usable(int64_t M, int64_t N, int64_t K);
 
-// One single-threaded row-major product c[M, N] = op(a) @ op(b) with leading dimensions
-// lda/ldb/ldc, for sizes blas_usable accepted; the caller splits work across threads.
+// One single-threaded row-major product c[M, N] = alpha * op(a) @ op(b) + beta * c with leading
+// dimensions lda/ldb/ldc, for sizes blas_usable accepted; the caller splits work across threads.
 void blas_gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, const float* a, int64_t lda, const float* b,
-               int64_t ldb, float* c, int64_t ldc);
+               int64_t ldb, float* c, int64_t ldc, float alpha = 1.f, float beta = 0.f);
 void blas_gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, const double* a, int64_t lda, const double* b,
-               int64_t ldb, double* c, int64_t ldc);
+               int64_t ldb, double* c, int64_t ldc, double alpha = 1.0, double beta = 0.0);
 
 }  // namespace ef

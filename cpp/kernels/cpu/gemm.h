@@ -29,4 +29,10 @@ using GemmEpilogue = std::function<void(int64_t r0, int64_t r1, int64_t c0, int6
 // that block's product, while the block is still in cache (MatMul + BiasAdd + Relu as one pass).
 void gemm_f32_epilogue(const float* x, const float* y, float* out, const MatDims& d, const GemmEpilogue& epilogue);
 
+// out[M, N] += alpha * op(x) @ op(y) for float and double (d.ca/d.cb unused): one BLAS call per
+// thread's block with beta = 1, so the product is added into `out` as it leaves the GEMM's
+// registers, with no temporary and no separate pass (the SGD update W -= lr * op(x) @ op(y)).
+template <typename S>
+void gemm_accumulate(const S* x, const S* y, S* out, const MatDims& d, S alpha);
+
 }  // namespace ef

@@ -4,6 +4,7 @@
 namespace ef {
 template void batch_gemm<float>(const float*, const float*, float*, const std::vector<int64_t>&,
                                  const std::vector<int64_t>&, const MatDims&);
+template void gemm_accumulate<float>(const float*, const float*, float*, const MatDims&, float);
 
 void gemm_f32_epilogue(const float* x, const float* y, float* out, const MatDims& d, const GemmEpilogue& epilogue) {
   if (d.M == 0 || d.N == 0) return;

@@ -4,4 +4,5 @@
 namespace ef {
 template void batch_gemm<double>(const double*, const double*, double*, const std::vector<int64_t>&,
                                  const std::vector<int64_t>&, const MatDims&);
+template void gemm_accumulate<double>(const double*, const double*, double*, const MatDims&, double);
 }  // namespace ef

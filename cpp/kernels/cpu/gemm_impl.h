@@ -52,25 +52,25 @@ void gemm_run(const EA& A, const EB& B, S* c, bool parallel) {
   }
 }
 
-// Splits the rows (or columns) of c across threads like gemm_run, one BLAS call per block (then the
-// epilogue, when given, on that block).
+// Splits the rows (or columns) of c across threads like gemm_run, one BLAS call per block
+// (c = alpha * op(a) @ op(b) + beta * c), then the epilogue, when given, on that block.
 template <typename S>
 void gemm_blas(const S* a, const S* b, S* c, int64_t M, int64_t N, int64_t K, bool ta, bool tb, bool parallel,
-               const GemmEpilogue* epilogue = nullptr) {
+               const GemmEpilogue* epilogue = nullptr, S alpha = S(1), S beta = S(0)) {
   const int64_t lda = ta ? M : K, ldb = tb ? K : N, nt = num_threads();
   if (!parallel || nt <= 1 || M * N * K < kParallelMacs) {
-    blas_gemm(ta, tb, M, N, K, a, lda, b, ldb, c, N);
+    blas_gemm(ta, tb, M, N, K, a, lda, b, ldb, c, N, alpha, beta);
     if (epilogue) (*epilogue)(0, M, 0, N);
   } else if (M >= N) {
     const int64_t grain = ((M + nt - 1) / nt + 7) / 8 * 8;
     parallel_for(M, grain, [&](int64_t s, int64_t e) {
-      blas_gemm(ta, tb, e - s, N, K, a + (ta ? s : s * K), lda, b, ldb, c + s * N, N);
+      blas_gemm(ta, tb, e - s, N, K, a + (ta ? s : s * K), lda, b, ldb, c + s * N, N, alpha, beta);
       if (epilogue) (*epilogue)(s, e, 0, N);
     });
   } else {
     const int64_t grain = ((N + nt - 1) / nt + 15) / 16 * 16;
     parallel_for(N, grain, [&](int64_t s, int64_t e) {
-      blas_gemm(ta, tb, M, e - s, K, a, lda, b + (tb ? s * K : s), ldb, c + s, N);
+      blas_gemm(ta, tb, M, e - s, K, a, lda, b + (tb ? s * K : s), ldb, c + s, N, alpha, beta);
       if (epilogue) (*epilogue)(0, M, s, e);
     });
   }
@@ -103,6 +103,38 @@ void gemm(const S* a, const S* b, S* c, int64_t M, int64_t N, int64_t K, bool ta
 }
 
 }  // namespace gemm_detail
+
+template <typename S>
+void gemm_accumulate(const S* x, const S* y, S* out, const MatDims& d, S alpha) {
+  if (d.M == 0 || d.N == 0 || d.K == 0) return;
+  if (blas_usable(d.M, d.N, d.K))
+    return gemm_detail::gemm_blas<S>(x, y, out, d.M, d.N, d.K, d.ta, d.tb, true, nullptr, alpha, S(1));
+  // Eigen: the scalar factor folds into its GEMM's alpha; rows or columns split across threads as
+  // gemm_run splits the plain product, so each block's GEMM blocks K the same way.
+  using Mat = gemm_detail::RowMat<S>;
+  Eigen::Map<const Mat> A(x, d.ta ? d.K : d.M, d.ta ? d.M : d.K), B(y, d.tb ? d.N : d.K, d.tb ? d.K : d.N);
+  Eigen::Map<Mat> C(out, d.M, d.N);
+  auto run = [&](const auto& opa, const auto& opb) {
+    const int64_t nt = num_threads();
+    if (nt <= 1 || d.M * d.N * d.K < gemm_detail::kParallelMacs) {
+      C.noalias() += alpha * (opa * opb);
+    } else if (d.M >= d.N) {
+      parallel_for(d.M, ((d.M + nt - 1) / nt + 7) / 8 * 8, [&](int64_t s, int64_t e) {
+        C.middleRows(s, e - s).noalias() += alpha * (opa.middleRows(s, e - s) * opb);
+      });
+    } else {
+      parallel_for(d.N, ((d.N + nt - 1) / nt + 7) / 8 * 8, [&](int64_t s, int64_t e) {
+        C.middleCols(s, e - s).noalias() += alpha * (opa * opb.middleCols(s, e - s));
+      });
+    }
+  };
+  auto with_a = [&](const auto& opa) {
+    if (d.tb) run(opa, B.transpose());
+    else run(opa, B);
+  };
+  if (d.ta) with_a(A.transpose());
+  else with_a(A);
+}
 
 template <typename S>
 void batch_gemm(const S* x, const S* y, S* out, const std::vector<int64_t>& x_off, const std::vector<int64_t>& y_off,
