@@ -1,4 +1,6 @@
-// Picks the per-ISA copies' variant (elementwise_isa.h, reduction_isa.h) by the CPU's features.
+// Picks the per-ISA copies' variant by the CPU's features: one variant for all of them, the
+// elementwise blocks (elementwise_isa.h) and the reductions' leaves (reduction_isa.h), so
+// set_elementwise_isa switches both.
 #include "kernels/cpu/elementwise_isa.h"
 
 #include <atomic>

@@ -5,9 +5,6 @@
 // and the scalar loop interpreter all call the variant in use, so they agree bit for bit. The binary
 // ops' copies serve the fused kernel only (their eager kernels broadcast; each op is one correctly
 // rounded operation, the same bits on every ISA).
-//
-// One variant is in use for all the per-ISA copies: these blocks and the reductions' leaves
-// (reduction_isa.h, compiled from reduction_isa_leaves.cc by the same CMake function).
 #pragma once
 #include <string>
 #include <type_traits>
@@ -49,7 +46,7 @@ struct IsaBlocks {
 const IsaBlocks& isa_blocks();
 
 // Its name: "avx512", "avx2" or "baseline" (the build's own target: SSE2 in pip builds, the build
-// machine's CPU in dev builds, which compile no other); setting it sets the reductions' leaves too. set_elementwise_isa("auto") picks the best
+// machine's CPU in dev builds, which compile no other). set_elementwise_isa("auto") picks the best
 // the CPU and build have; one they lack is an InvalidArgument error. Tests compare the variants.
 std::string elementwise_isa();
 void set_elementwise_isa(const std::string& name);

@@ -29,7 +29,8 @@ struct IsaReductions {
   IsaReduceLeaves<double> f64;
 };
 
-// The variant in use (elementwise_isa(), set_elementwise_isa()).
+// The variant in use: elementwise_isa() names it, set_elementwise_isa() switches it with the
+// elementwise blocks.
 const IsaReductions& isa_reductions();
 
 template <class T>
