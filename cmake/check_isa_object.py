@@ -1,4 +1,5 @@
-"""Fails when a per-ISA object of kernels/cpu/elementwise_isa_blocks.cc could leak its ISA's code.
+"""Fails when a per-ISA object (kernels/cpu/elementwise_isa_blocks.cc, reduction_isa_leaves.cc) could
+leak its ISA's code.
 
 Usage: check_isa_object.py NM ISA OBJECT...
 

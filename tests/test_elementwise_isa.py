@@ -10,36 +10,12 @@ from eagerflow import _core
 from eagerflow.ops._execute import execute1
 
 from _elementwise_common import F16, F32, F64, check_close, reference, sample
-
-
-def _available():
-    out, prev = [], _core.elementwise_isa()
-    for name in ("avx512", "avx2", "baseline"):
-        try:
-            _core.set_elementwise_isa(name)
-            out.append(name)
-        except tf.errors.InvalidArgumentError:  # this CPU or build lacks it
-            pass
-    _core.set_elementwise_isa(prev)
-    return out
-
-
-VARIANTS = _available()
-
-
-@pytest.fixture(params=VARIANTS)
-def variant(request):
-    prev = _core.set_elementwise_isa(request.param)
-    yield request.param
-    _core.set_elementwise_isa(prev)
+from _isa_variants import VARIANTS, isa, variant  # noqa: F401 (a fixture)
 
 
 def _in_variant(name, fn):
-    prev = _core.set_elementwise_isa(name)
-    try:
+    with isa(name):
         return fn()
-    finally:
-        _core.set_elementwise_isa(prev)
 
 
 # Every unary op with float32 block functions (the fused kernel's).

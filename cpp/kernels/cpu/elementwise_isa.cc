@@ -1,4 +1,6 @@
-// Picks the elementwise block functions' variant (elementwise_isa.h) by the CPU's features.
+// Picks the per-ISA copies' variant by the CPU's features: one variant for all of them, the
+// elementwise blocks (elementwise_isa.h) and the reductions' leaves (reduction_isa.h), so
+// set_elementwise_isa switches both.
 #include "kernels/cpu/elementwise_isa.h"
 
 #include <atomic>
@@ -6,15 +8,19 @@
 #include <vector>
 
 #include "core/errors.h"
+#include "kernels/cpu/reduction_isa.h"
 
 namespace ef {
 
-// Defined by the copies of elementwise_isa_blocks.cc that CMake built (EF_ISA_COPIES: the
-// avx512 and avx2 ones too).
+// Defined by the copies of elementwise_isa_blocks.cc and reduction_isa_leaves.cc that CMake built
+// (EF_ISA_COPIES: the avx512 and avx2 ones too).
 extern const IsaBlocks isa_blocks_baseline;
+extern const IsaReductions isa_reductions_baseline;
 #if EF_ISA_COPIES
 extern const IsaBlocks isa_blocks_avx512;
 extern const IsaBlocks isa_blocks_avx2;
+extern const IsaReductions isa_reductions_avx512;
+extern const IsaReductions isa_reductions_avx2;
 #endif
 
 namespace {
@@ -22,6 +28,7 @@ namespace {
 struct Variant {
   const IsaBlocks* compiled;
   IsaBlocks resolved;  // the compiled entries, the baseline's where a variant has none
+  const IsaReductions* reductions;
 };
 
 bool cpu_has(const std::string& name) {
@@ -50,9 +57,10 @@ struct Variants {
   std::vector<Variant> list;
   Variants() {
 #if EF_ISA_COPIES
-    for (const IsaBlocks* v : {&isa_blocks_avx512, &isa_blocks_avx2}) list.push_back({v, resolve(*v)});
+    list.push_back({&isa_blocks_avx512, resolve(isa_blocks_avx512), &isa_reductions_avx512});
+    list.push_back({&isa_blocks_avx2, resolve(isa_blocks_avx2), &isa_reductions_avx2});
 #endif
-    list.push_back({&isa_blocks_baseline, isa_blocks_baseline});
+    list.push_back({&isa_blocks_baseline, isa_blocks_baseline, &isa_reductions_baseline});
   }
 };
 
@@ -61,20 +69,22 @@ const Variants& variants() {
   return v;
 }
 
-const IsaBlocks* best() {
+const Variant* best() {
   for (const Variant& v : variants().list)
-    if (cpu_has(v.compiled->name)) return &v.resolved;
-  return &variants().list.back().resolved;
+    if (cpu_has(v.compiled->name)) return &v;
+  return &variants().list.back();
 }
 
-std::atomic<const IsaBlocks*>& active() {
-  static std::atomic<const IsaBlocks*> a{best()};
+std::atomic<const Variant*>& active() {
+  static std::atomic<const Variant*> a{best()};
   return a;
 }
 
 }  // namespace
 
-const IsaBlocks& isa_blocks() { return *active().load(std::memory_order_relaxed); }
+const IsaBlocks& isa_blocks() { return active().load(std::memory_order_relaxed)->resolved; }
+
+const IsaReductions& isa_reductions() { return *active().load(std::memory_order_relaxed)->reductions; }
 
 std::string elementwise_isa() { return isa_blocks().name; }
 
@@ -83,7 +93,7 @@ void set_elementwise_isa(const std::string& name) {
   for (const Variant& v : variants().list)
     if (name == v.compiled->name) {
       if (!cpu_has(name)) throw_error(Code::kInvalidArgument, "set_elementwise_isa: this CPU has no '", name, "'");
-      return active().store(&v.resolved);
+      return active().store(&v);
     }
   throw_error(Code::kInvalidArgument, "set_elementwise_isa: this build has no '", name,
               "' variant (auto, avx512, avx2, baseline)");

@@ -19,15 +19,8 @@
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 
-#ifdef EF_ISA
-#define EF_ISA_BASELINE 0
-#else
-#define EF_ISA baseline
-#define EF_ISA_BASELINE 1
-#endif
-#define EF_ISA_JOIN2(a, b) a##_##b
-#define EF_ISA_JOIN(a, b) EF_ISA_JOIN2(a, b)
-#define Eigen EF_ISA_JOIN(Eigen, EF_ISA)
+#include "kernels/cpu/isa_copy.h"
+#define Eigen EF_ISA_NAME(Eigen)
 
 #include <cstdint>
 #include <type_traits>
@@ -133,12 +126,9 @@ void binary_block(const T* a, const T* b, T* out, int64_t n) {
 
 }  // namespace
 
-#define EF_ISA_STR2(x) #x
-#define EF_ISA_STR(x) EF_ISA_STR2(x)
-
 // Constant-initialized: no code of this ISA runs before the CPU is checked.
-extern const IsaBlocks EF_ISA_JOIN(isa_blocks, EF_ISA);
-const IsaBlocks EF_ISA_JOIN(isa_blocks, EF_ISA) = {
+extern const IsaBlocks EF_ISA_NAME(isa_blocks);
+const IsaBlocks EF_ISA_NAME(isa_blocks) = {
     EF_ISA_STR(EF_ISA),
 #define EF_UNARY_ENTRY(NAME, INPUT, TYPES) entry<NAME, float>(),
     {EF_UNARY_OPS(EF_UNARY_ENTRY)},

@@ -2,7 +2,8 @@
 // The CPU reduction kernels (Sum, Mean, Prod in reduction.cc; Max, Min, Any, All in
 // reduction_minmax.cc, two files so they compile in parallel). The input is collapsed into
 // alternating kept/reduced dim groups and reduced one group at a time as a [K1, R, K2] problem:
-// contiguous rows (K2 == 1) or columns (K2 > 1), both with pairwise accumulation for accuracy.
+// contiguous rows (K2 == 1) or columns (K2 > 1), both with pairwise accumulation for accuracy
+// (the trees and the operations are in reduction_leaves.h).
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -10,133 +11,45 @@
 #include <vector>
 
 #include "kernels/cpu/broadcast.h"
+#include "kernels/cpu/reduction_isa.h"
 #include "kernels/cpu/reduction_kernels.h"
+#include "kernels/cpu/reduction_leaves.h"
 #include "ops/reduction_util.h"
 #include "ops/signature.h"
 
 namespace ef {
 namespace {
 
-// Integer arithmetic wraps like TF (signed overflow is undefined in C++, so go through unsigned;
-// types narrower than int promote to int, so use uint32 for them to avoid overflow there).
-template <typename A>
-using WrapT = std::conditional_t<(sizeof(A) < 4), uint32_t, std::make_unsigned_t<A>>;
-
-template <typename A>
-inline bool nan_value(A v) {
-  if constexpr (std::is_floating_point_v<A>) return std::isnan(v);
-  else return false;
-}
-
-struct SumOp {
-  template <typename A> static A init() { return A(0); }
-  template <typename A> static A op(A a, A b) {
-    if constexpr (std::is_integral_v<A> && !std::is_same_v<A, bool>)
-      return static_cast<A>(static_cast<WrapT<A>>(a) + static_cast<WrapT<A>>(b));
-    else
-      return a + b;
-  }
-};
-struct ProdOp {
-  template <typename A> static A init() { return A(1); }
-  template <typename A> static A op(A a, A b) {
-    if constexpr (std::is_integral_v<A> && !std::is_same_v<A, bool>)
-      return static_cast<A>(static_cast<WrapT<A>>(a) * static_cast<WrapT<A>>(b));
-    else
-      return a * b;
-  }
-};
-// Max/Min propagate NaN, as TF's do.
-struct MaxOp {
-  template <typename A> static A init() { return lowest_value<A>(); }
-  template <typename A> static A op(A a, A b) { return (a > b || nan_value(a)) ? a : b; }
-};
-struct MinOp {
-  template <typename A> static A init() { return highest_value<A>(); }
-  template <typename A> static A op(A a, A b) { return (a < b || nan_value(a)) ? a : b; }
-};
-struct AnyOp {
-  template <typename A> static A init() { return false; }
-  template <typename A> static A op(A a, A b) { return a || b; }
-};
-struct AllOp {
-  template <typename A> static A init() { return true; }
-  template <typename A> static A op(A a, A b) { return a && b; }
-};
-
-// Widening integer sums (int8/int16 Mean in int64) in a plain loop: GCC 12's vectorizer
-// miscompiles the 8-accumulator widening form below (int8 [100]*25 summed to a wrong value).
+// The float/double Sum/Prod/Max/Min leaves run the CPU's ISA copy (reduction_isa.h); the rest
+// compile here.
+template <class Red>
+constexpr int kIsaReduceIndex = std::is_same_v<Red, SumOp> ? kIsaReduceSum
+                                : std::is_same_v<Red, ProdOp> ? kIsaReduceProd
+                                : std::is_same_v<Red, MaxOp> ? kIsaReduceMax
+                                : std::is_same_v<Red, MinOp> ? kIsaReduceMin
+                                                             : -1;
 template <class Red, typename In, typename A>
-__attribute__((optimize("no-tree-vectorize"))) A reduce_widening(const In* p, int64_t n) {
-  A a = Red::template init<A>();
-  for (int64_t i = 0; i < n; ++i) a = Red::op(a, static_cast<A>(p[i]));
-  return a;
-}
+constexpr bool kIsaLeaf = std::is_same_v<In, A> && (std::is_same_v<A, float> || std::is_same_v<A, double>) &&
+                          kIsaReduceIndex<Red> >= 0;
 
-// The 8 accumulators of a 128-element leaf combined, as reduce_contig does.
-template <class Red, typename A>
-inline A combine8(const A* r) {
-  return Red::op(Red::op(Red::op(r[0], r[1]), Red::op(r[2], r[3])), Red::op(Red::op(r[4], r[5]), Red::op(r[6], r[7])));
-}
-
-// A 1024-element node of reduce_contig's tree: eight 128-element leaves side by side, each with
-// its own 8 accumulators (eight independent vector chains instead of one at a time), then
-// combined as the recursion does. The same operations in the same order: the same bits.
-template <class Red, typename A>
-A reduce_1024(const A* p) {
-  constexpr int kLeaves = 8, kLeaf = 128;
-  A r[kLeaves][8];
-  for (int l = 0; l < kLeaves; ++l)
-    for (int j = 0; j < 8; ++j) r[l][j] = p[l * kLeaf + j];
-  for (int i = 8; i < kLeaf; i += 8)
-    for (int l = 0; l < kLeaves; ++l)
-      for (int j = 0; j < 8; ++j) r[l][j] = Red::op(r[l][j], p[l * kLeaf + i + j]);
-  A v[kLeaves];
-  for (int l = 0; l < kLeaves; ++l) v[l] = combine8<Red>(r[l]);
-  return Red::op(Red::op(Red::op(v[0], v[1]), Red::op(v[2], v[3])), Red::op(Red::op(v[4], v[5]), Red::op(v[6], v[7])));
-}
-
-// Reduces p[0..n) pairwise (like NumPy): 8 independent accumulators below 128 elements,
-// recursive halves above, so float error grows with log(n) rather than n.
+// Reduces p[0..n) along the pairwise tree (reduction_leaves.h).
 template <class Red, typename In, typename A>
 A reduce_contig(const In* p, int64_t n) {
-  if constexpr (std::is_integral_v<In> && std::is_same_v<A, int64_t> && (sizeof(In) < sizeof(A))) {
-    return reduce_widening<Red, In, A>(p, n);
+  if constexpr (kIsaLeaf<Red, In, A>) {
+    return isa_reduce_leaves<A>().contig[kIsaReduceIndex<Red>](p, n);
+  } else {
+    return pairwise_contig<Red, In, A>(p, n);
   }
-  if constexpr ((std::is_same_v<Red, MaxOp> || std::is_same_v<Red, MinOp>) && std::is_same_v<In, A> &&
-                std::is_arithmetic_v<A>) {
-    if (n >= 32) {  // vectorized, with NaN propagated from a flag
-      bool nan = false;
-      const A best = extreme_value<std::is_same_v<Red, MaxOp>>(p, n, Red::template init<A>(), &nan);
-      if constexpr (std::is_floating_point_v<A>) {
-        if (nan) return std::numeric_limits<A>::quiet_NaN();
-      }
-      return best;
-    }
+}
+
+// acc[j] = reduce over r < R of p[r * stride + j], j < w <= kColTile; pairwise over rows.
+template <class Red, typename In, typename A>
+void reduce_cols(const In* p, int64_t R, int64_t stride, int64_t w, A* acc) {
+  if constexpr (kIsaLeaf<Red, In, A>) {
+    isa_reduce_leaves<A>().cols[kIsaReduceIndex<Red>](p, R, stride, w, acc);
+  } else {
+    pairwise_cols<Red, In, A>(p, R, stride, w, acc);
   }
-  if (n < 8) {
-    if (n == 0) return Red::template init<A>();
-    A a = static_cast<A>(p[0]);
-    for (int64_t i = 1; i < n; ++i) a = Red::op(a, static_cast<A>(p[i]));
-    return a;
-  }
-  if (n <= 128) {
-    A r[8];
-    for (int j = 0; j < 8; ++j) r[j] = static_cast<A>(p[j]);
-    int64_t i = 8;
-    for (; i + 8 <= n; i += 8)
-      for (int j = 0; j < 8; ++j) r[j] = Red::op(r[j], static_cast<A>(p[i + j]));
-    A a = combine8<Red>(r);
-    for (; i < n; ++i) a = Red::op(a, static_cast<A>(p[i]));
-    return a;
-  }
-  if constexpr (std::is_same_v<In, A> && (std::is_same_v<Red, SumOp> || std::is_same_v<Red, ProdOp>) &&
-                std::is_arithmetic_v<A> && !std::is_same_v<A, bool>) {
-    if (n == 1024) return reduce_1024<Red>(p);
-  }
-  int64_t h = n / 2;
-  h -= h % 8;
-  return Red::op(reduce_contig<Red, In, A>(p, h), reduce_contig<Red, In, A>(p + h, n - h));
 }
 
 // A scratch array; not std::vector, whose bool specialization packs bits (threads would race).
@@ -147,30 +60,6 @@ struct Scratch {
   A& operator[](int64_t i) { return p[i]; }
   std::unique_ptr<A[]> p;
 };
-
-constexpr int64_t kColTile = 256;  // columns reduced together (accumulators stay in L1)
-
-// acc[j] = reduce over r < R of p[r * stride + j], j < w <= kColTile; pairwise over rows.
-template <class Red, typename In, typename A>
-void reduce_cols(const In* p, int64_t R, int64_t stride, int64_t w, A* acc) {
-  if (R <= 128) {
-    if (R == 0) {
-      for (int64_t j = 0; j < w; ++j) acc[j] = Red::template init<A>();
-      return;
-    }
-    for (int64_t j = 0; j < w; ++j) acc[j] = static_cast<A>(p[j]);
-    for (int64_t r = 1; r < R; ++r) {
-      const In* row = p + r * stride;
-      for (int64_t j = 0; j < w; ++j) acc[j] = Red::op(acc[j], static_cast<A>(row[j]));
-    }
-    return;
-  }
-  const int64_t h = R / 2;
-  reduce_cols<Red, In, A>(p, h, stride, w, acc);
-  A tmp[kColTile];
-  reduce_cols<Red, In, A>(p + h * stride, R - h, stride, w, tmp);
-  for (int64_t j = 0; j < w; ++j) acc[j] = Red::op(acc[j], tmp[j]);
-}
 
 // Long rows and tall columns are cut into blocks of a size fixed by the shape alone, reduced in
 // parallel and combined pairwise in block order: the result never depends on the thread count.

@@ -1,4 +1,5 @@
-// Helpers shared by the reduction, arg-reduction and scan CPU kernels.
+// Helpers shared by the reduction, arg-reduction and scan CPU kernels, and by their per-ISA copies
+// (reduction_isa_leaves.cc).
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -39,6 +40,10 @@ constexpr int kVectorBytes = 32;
 #else
 constexpr int kVectorBytes = 16;
 #endif
+
+// The vector kernels below are file-local in every includer: the per-ISA copies compile them with
+// their own -m flags, and the linker keeps one instantiation of an external name for all callers.
+namespace {
 
 // Whether any lane of a vector compare's result (GCC vector extensions: lanes 0 or -1) is set:
 // one test instruction where the ISA has it, not a walk over the lanes.
@@ -93,6 +98,63 @@ T extreme_value(const T* p, int64_t n, T init, bool* saw_nan) {
   *saw_nan = any;
   return best;
 }
+
+// The first index of the max (kMax) or min of p[0..n), n >= one vector of 4- or 8-byte elements:
+// each lane keeps its strictly best value and where it was first seen, then the lanes holding the
+// row's extreme give the smallest index. A block of four vectors is first only compared with the
+// lanes' best (a max chain that NaN never enters); the lanes are updated only in the rare blocks
+// that beat it, so most blocks cost a max per vector, near the row's memory bandwidth. NaN never
+// wins a comparison; nothing beating `init` gives 0 (both as TF's sequential scan).
+template <bool kMax, typename T>
+int64_t first_extreme_index(const T* p, int64_t n, T init) {
+  using I = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
+  constexpr int L = kVectorBytes / sizeof(T), K = 4;
+  typedef T V __attribute__((vector_size(kVectorBytes)));
+  typedef I VI __attribute__((vector_size(kVectorBytes)));
+  V m;
+  VI idx, lane;
+  for (int j = 0; j < L; ++j) {
+    m[j] = init;
+    idx[j] = 0;
+    lane[j] = j;
+  }
+  auto load = [p](int64_t at) {
+    V a;
+    std::memcpy(&a, p + at, sizeof(V));
+    return a;
+  };
+  auto beats = [](V a, V b) { return kMax ? a > b : a < b; };
+  auto pick = [&](V a, V b) { return beats(a, b) ? a : b; };  // b when a is NaN
+  // Lanes take a's values that beat them, with their indices; for each lane the indices it sees
+  // increase, so it keeps the first index of its best value.
+  auto update = [&](V a, int64_t at) {
+    const auto take = beats(a, m);
+    m = take ? a : m;
+    idx = take ? lane + static_cast<I>(at) : idx;
+  };
+  int64_t i = 0;
+  for (; i + K * L <= n; i += K * L) {
+    const V a0 = load(i), a1 = load(i + L), a2 = load(i + 2 * L), a3 = load(i + 3 * L);
+    if (__builtin_expect(any_lane(beats(pick(a3, pick(a2, pick(a1, pick(a0, m)))), m)), 0)) {
+      update(a0, i);
+      update(a1, i + L);
+      update(a2, i + 2 * L);
+      update(a3, i + 3 * L);
+    }
+  }
+  for (; i + L <= n; i += L) update(load(i), i);
+  // The last L elements once more (lane j sees n - L + j after every index it saw before): no
+  // scalar tail, and an element seen twice leaves the answer as it was.
+  if (i < n) update(load(n - L), n - L);
+  T best = init;
+  for (int j = 0; j < L; ++j) best = (kMax ? m[j] > best : m[j] < best) ? m[j] : best;
+  if (best == init) return 0;
+  int64_t at = INT64_MAX;
+  for (int j = 0; j < L; ++j) at = m[j] == best && idx[j] < at ? idx[j] : at;
+  return at;
+}
+
+}  // namespace
 
 // Views `shape` as [K1, R, K2] around `axis` (R = the axis length).
 struct AxisSplit {
