@@ -337,3 +337,15 @@ def test_the_mlp_walk_calls_no_python_gradient(monkeypatch):
         loss = loss + tf.reduce_sum(tf.sin(b2))
     assert all(g is not None for g in tape.gradient(loss, [w1, b1, w2, b2]))
     assert called == ["Sin"]
+
+
+def test_an_eager_tapes_gradient_taken_while_tracing_is_the_python_walks():
+    x = tf.constant([[0.5, -1.0, 2.0]])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = tf.reduce_mean(tf.tanh(x) * x + x)
+
+    @tf.function
+    def grad():
+        return tape.gradient(y, x)
+    np.testing.assert_allclose(grad().numpy(), tape.gradient(y, x).numpy(), rtol=1e-6)

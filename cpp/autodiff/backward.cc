@@ -5,6 +5,7 @@
 
 #include "autodiff/gradients/registry.h"
 #include "core/errors.h"
+#include "eager/context.h"
 #include "eager/execute.h"
 
 namespace ef {
@@ -114,6 +115,9 @@ std::unordered_map<TensorKey, std::vector<Gradient>> backward(const Tape& tape,
   for (size_t i = 0; i < targets.size() && i < initial.size(); ++i) {
     if (initial[i]) grads[targets[i]].push_back(initial[i]);
   }
+  // The C++ gradients read static shapes and values: eager tensors only (a tape recording in a
+  // graph, or gradient() called while a graph is being built, takes the Python functions).
+  const bool eager = tape.graph == nullptr && thread_context().graph == nullptr;
   std::vector<Gradient> out_grads;
   std::vector<Tensor> dense;
   for (const PrunedEntry& p : prune(tape, targets, sources)) {
@@ -125,7 +129,7 @@ std::unordered_map<TensorKey, std::vector<Gradient>> backward(const Tape& tape,
     }
     if (!any) continue;
     const TapeEntry& e = *p.entry;
-    const GradientFn fn = tape.graph == nullptr && e.op && !e.custom ? native_gradient(*e.op) : nullptr;
+    const GradientFn fn = eager && e.op && !e.custom ? native_gradient(*e.op) : nullptr;
     std::vector<Gradient> in_grads;
     if (fn && native_inputs(e, out_grads)) {
       dense.clear();
