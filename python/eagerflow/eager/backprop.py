@@ -36,9 +36,14 @@ class UnconnectedGradients(enum.Enum):
 _warned_persistent = False
 
 
+_TRAINABLE = frozenset(d for d in map(dtypes.as_dtype, ("bfloat16", "float16", "float32", "float64", "complex64",
+                                                          "complex128", "resource", "variant")))
+_FLOATING_ENUMS = frozenset(d._type_enum for d in _TRAINABLE if d.is_floating)
+
+
 def _is_trainable(dtype):
     """TF's backprop_util.IsTrainable: floating, complex, resource and variant dtypes."""
-    return dtype.is_floating or dtype.is_complex or dtype in (dtypes.resource, dtypes.variant)
+    return dtype in _TRAINABLE
 
 
 @contextlib.contextmanager
@@ -108,7 +113,7 @@ def _zeros_for(x):
 
 
 def _ones_for(x):
-    if x._shape_tuple == () and x.dtype.is_floating:  # a scalar loss: the common seed, converted in C++ (no op)
+    if x._shape_tuple == () and x._dtype_enum in _FLOATING_ENUMS:  # a scalar loss: the common seed (no op)
         return _core.convert_to_tensor(1.0, x._dtype_enum)
     with _no_recording():
         from eagerflow.ops.creation_ops import ones, ones_like
@@ -318,9 +323,10 @@ def _gradient_flat(ctape, flat_targets, flat_sources, output_gradients, unconnec
     grads = _backward(ctape, target_keys, initial, source_keys)
     result = []
     for s, raw, k in zip(sources, flat_sources, source_keys):
+        trainable = raw.dtype in _TRAINABLE
         # A source the tape never watched (nor computed from a watched one) has no gradient, as in TF.
-        g = _aggregate(grads, k) if _is_trainable(raw.dtype) and ctape.watching(s) else None
-        if g is None and _is_trainable(raw.dtype):
+        g = _aggregate(grads, k) if trainable and ctape.watching(s) else None
+        if g is None and trainable:
             # A source that is itself a target gets that target's output gradient, watched or not (as in TF).
             own = [initial[i] for i, tk in enumerate(target_keys) if tk == k and initial[i] is not None]
             g = (own[0] if len(own) == 1 else _sum_gradients(own)) if own else None
@@ -331,6 +337,8 @@ def _gradient_flat(ctape, flat_targets, flat_sources, output_gradients, unconnec
 
 
 def _unconnected(value):
+    if value is UnconnectedGradients.NONE or value is UnconnectedGradients.ZERO:
+        return value
     try:
         return UnconnectedGradients(value)
     except ValueError:
@@ -456,7 +464,7 @@ class GradientTape:
         # A plain list or tuple of variables and tensors (the usual sources) needs no nest walk.
         plain = type(sources) in (list, tuple) and all(isinstance(s, (Variable, _Tensor)) for s in sources)
         flat_sources = list(sources) if plain else nest.flatten(sources)
-        flat_targets = nest.flatten(target)
+        flat_targets = [target] if isinstance(target, _Tensor) else nest.flatten(target)
         try:
             flat = _gradient_flat(ctape, flat_targets, flat_sources, output_gradients, unconnected)
         finally:
