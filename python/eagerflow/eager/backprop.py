@@ -5,9 +5,10 @@ attrs) per recorded call. `gradient` walks the entries between the sources and t
 (last recorded first: a reverse topological order) and calls each op's gradient function: for an
 eager tape the walk is C++'s (`Tape.backward`), which runs the C++ gradients of the common ops and
 calls back here (`_python_gradient`) for the rest; a tape recording inside a graph takes the same
-walk written here (`_backward`). Registered gradient functions get an Operation-like view (`_OpView`). Gradient functions use public ops,
-so a tape inside tf.function builds gradient ops into the graph, and an enclosing tape records
-the gradient computation of an inner one (higher-order gradients).
+walk written here (`_backward`). Registered gradient functions get an Operation-like view
+(`_OpView`). Gradient functions use public ops, so a tape inside tf.function builds gradient ops
+into the graph, and an enclosing tape records the gradient computation of an inner one
+(higher-order gradients).
 """
 import contextlib
 import enum
