@@ -1,5 +1,6 @@
 // C++ twins of ops/math_grad.py's gradients of the common math ops (the same ops, in the same
-// order, on real inputs): pass-throughs, Cast, the unary ops, AddV2/Sub/Mul, Sum/Mean, MatMul.
+// order, on real inputs): pass-throughs, Cast, the unary ops, the broadcasting binary ops, Sum/Mean,
+// MatMul.
 #include <algorithm>
 #include <set>
 
@@ -35,6 +36,11 @@ std::vector<Tensor> square_grad(const GradientOp& op, const std::vector<Tensor>&
 
 std::vector<Tensor> exp_grad(const GradientOp& op, const std::vector<Tensor>& g) {
   return {mul(g[0], op.outputs[0])};
+}
+
+std::vector<Tensor> log_grad(const GradientOp& op, const std::vector<Tensor>& g) {
+  static const OpDef& reciprocal = get_op("Reciprocal");
+  return {mul(g[0], grad::run(reciprocal, {op.inputs[0]}))};
 }
 
 std::vector<Tensor> tanh_grad(const GradientOp& op, const std::vector<Tensor>& g) {
@@ -77,6 +83,18 @@ std::vector<Tensor> sub_grad(const GradientOp& op, const std::vector<Tensor>& g)
 std::vector<Tensor> mul_grad(const GradientOp& op, const std::vector<Tensor>& g) {
   const Tensor &x = op.inputs[0], &y = op.inputs[1];
   return {op.needs(0) ? reduce_to(mul(g[0], y), x) : nullptr, op.needs(1) ? reduce_to(mul(x, g[0]), y) : nullptr};
+}
+
+std::vector<Tensor> real_div_grad(const GradientOp& op, const std::vector<Tensor>& g) {
+  const Tensor &x = op.inputs[0], &y = op.inputs[1];
+  return {op.needs(0) ? reduce_to(grad::div(g[0], y), x) : nullptr,
+          op.needs(1) ? reduce_to(mul(g[0], grad::div(grad::div(grad::neg(x), y), y)), y) : nullptr};
+}
+
+std::vector<Tensor> squared_difference_grad(const GradientOp& op, const std::vector<Tensor>& g) {
+  const Tensor &x = op.inputs[0], &y = op.inputs[1];
+  Tensor d = mul(g[0], mul(real_scalar(2, g[0]->dtype()), sub(x, y)));
+  return {op.needs(0) ? reduce_to(d, x) : nullptr, op.needs(1) ? reduce_to(grad::neg(d), y) : nullptr};
 }
 
 // A reduction's normalized axes (math_grad.py: _reduction_axes), from its eager axes input.
@@ -143,11 +161,14 @@ EF_REGISTER_GRADIENT("Cast", cast_grad);
 EF_REGISTER_GRADIENT("Neg", neg_grad);
 EF_REGISTER_GRADIENT("Square", square_grad);
 EF_REGISTER_GRADIENT("Exp", exp_grad);
+EF_REGISTER_GRADIENT("Log", log_grad);
 EF_REGISTER_GRADIENT("Tanh", tanh_grad);
 EF_REGISTER_GRADIENT("Sigmoid", sigmoid_grad);
 EF_REGISTER_GRADIENT("AddV2", add_grad);
 EF_REGISTER_GRADIENT("Sub", sub_grad);
 EF_REGISTER_GRADIENT("Mul", mul_grad);
+EF_REGISTER_GRADIENT("RealDiv", real_div_grad);
+EF_REGISTER_GRADIENT("SquaredDifference", squared_difference_grad);
 EF_REGISTER_GRADIENT("Sum", sum_grad);
 EF_REGISTER_GRADIENT("Mean", mean_grad);
 EF_REGISTER_GRADIENT("MatMul", matmul_grad);

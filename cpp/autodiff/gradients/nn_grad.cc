@@ -1,5 +1,5 @@
-// C++ twins of ops/nn_grad.py's gradients of Relu, BiasAdd and the softmax ops, and of
-// ops/array_grad.py's Reshape (the same ops, in the same order, on real inputs).
+// C++ twins of ops/nn_grad.py's gradients of Relu, BiasAdd and the softmax ops (the same ops, in
+// the same order, on real inputs).
 #include <string>
 
 #include "autodiff/gradients/grad_util.h"
@@ -57,16 +57,11 @@ std::vector<Tensor> sparse_xent_grad(const GradientOp& op, const std::vector<Ten
   return {out, nullptr};
 }
 
-std::vector<Tensor> reshape_grad(const GradientOp& op, const std::vector<Tensor>& g) {
-  return {grad::reshape(g[0], grad::shape_tensor(op.inputs[0]->shape())), nullptr};
-}
-
 EF_REGISTER_GRADIENT("Relu", relu_grad);
 EF_REGISTER_GRADIENT("BiasAdd", bias_add_grad);
 EF_REGISTER_GRADIENT("Softmax", softmax_grad);
 EF_REGISTER_GRADIENT("LogSoftmax", log_softmax_grad);
 EF_REGISTER_GRADIENT("SparseSoftmaxCrossEntropyWithLogits", sparse_xent_grad);
-EF_REGISTER_GRADIENT("Reshape", reshape_grad);
 
 }  // namespace
 }  // namespace ef
