@@ -354,3 +354,26 @@ def test_an_eager_tapes_gradient_taken_while_tracing_is_the_python_walks():
     def grad():
         return tape.gradient(y, x)
     np.testing.assert_allclose(grad().numpy(), tape.gradient(y, x).numpy(), rtol=1e-6)
+
+
+def test_aliased_outputs_and_intermediate_sources_match_the_python_walk():
+    """The walk lets each op's output gradients go once the op has run, but for sources and for
+    outputs that may be other tensors (a custom gradient returning its input)."""
+    (w,) = _rng_vars(np.float32, (3,))
+    x = tf.constant([0.5, -1.0, 2.0])
+
+    @tf.custom_gradient
+    def passthrough(t):
+        return t, lambda g: g * 2.0
+
+    def grads():
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            h = tf.tanh(x * w)
+            y = h * 3.0
+            z = passthrough(y)
+            loss = tf.reduce_sum(z * y + h * h)
+        return tape.gradient(loss, [x, h, y, w, z])
+    out, ref = _both_walks(grads)
+    assert all(g is not None for g in out)
+    _same_structure(out, ref)

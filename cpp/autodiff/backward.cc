@@ -118,17 +118,25 @@ std::unordered_map<TensorKey, std::vector<Gradient>> backward(const Tape& tape,
   // The C++ gradients read static shapes and values: eager tensors only (a tape recording in a
   // graph, or gradient() called while a graph is being built, takes the Python functions).
   const bool eager = tape.graph == nullptr && thread_context().graph == nullptr;
+  const std::unordered_set<TensorKey> source_keys(sources.begin(), sources.end());
   std::vector<Gradient> out_grads;
   std::vector<Tensor> dense;
   for (const PrunedEntry& p : prune(tape, targets, sources)) {
+    const TapeEntry& e = *p.entry;
     out_grads.assign(p.out_keys.size(), Gradient());
     bool any = false;
     for (size_t i = 0; i < p.out_keys.size(); ++i) {
       out_grads[i] = aggregate(grads, p.out_keys[i], callbacks);
       any = any || static_cast<bool>(out_grads[i]);
+      // A recorded op's numeric outputs are tensors of its own (tape.cc: make_unique_outputs), and
+      // their readers were visited before it: nothing adds to their gradients any more, so the walk
+      // lets them go (its peak memory is the gradients still live, as in TF). Resource and variant
+      // keys may be shared, and custom gradients may return their inputs: those stay to the end.
+      const DType d = e.outputs[i]->dtype();
+      if (out_grads[i] && e.op && d != DType::kResource && d != DType::kVariant && !source_keys.count(p.out_keys[i]))
+        grads.erase(p.out_keys[i]);
     }
     if (!any) continue;
-    const TapeEntry& e = *p.entry;
     const GradientFn fn = eager && e.op && !e.custom ? native_gradient(*e.op) : nullptr;
     std::vector<Gradient> in_grads;
     if (fn && native_inputs(e, out_grads)) {
