@@ -41,6 +41,9 @@ EXTRA = {
     "ExpandDims": [call(f(2, 3), i32(1))],
     "Squeeze": [call(f(1, 1), squeeze_dims=[0, 1])],
     "Log": [call(f(2, 3) ** 2 + 0.5)],
+    "Sqrt": [call(f(4) ** 2)],
+    "Reciprocal": [call(f(2, 2) + 4.0)],
+    "ClipByValue": [call(f(3, 4), f(3, 4) - 0.5, f() + 0.5), call(f(2, 3), f(), f(2, 3) + 2.0)],
     "Cast": [call(f(2, 3), DstT=tf.float32), call(f(2), DstT=tf.int32), call(f(2), DstT=tf.complex64)],
     "Relu": [call(f(3, 4))],
     "Softmax": [call(f(2, 3, 4))],
@@ -90,7 +93,9 @@ def _out_grad_sets(outs, rng):
     if all(g is None for g in grads):
         return []  # an integer output: the walk never asks for its gradient
     if len(outs) == 1:
-        return [grads]
+        g = grads[0]
+        holes = tf.constant(g.numpy() * (rng.random(g.shape.as_list()) < 0.5).astype(g.numpy().dtype))
+        return [grads, [holes]]  # zeros in the gradient: Sqrt's, Rsqrt's and Reciprocal's gradients mask them
     sets = [grads]
     for i, g in enumerate(grads):
         if g is not None:

@@ -43,6 +43,30 @@ std::vector<Tensor> log_grad(const GradientOp& op, const std::vector<Tensor>& g)
   return {mul(g[0], grad::run(reciprocal, {op.inputs[0]}))};
 }
 
+// `g`, but 0 where the incoming gradient is 0 (math_grad.py: _zero_where_no_grad, TF's SqrtGrad etc.).
+Tensor zero_where_no_grad(const Tensor& grad, const Tensor& g) {
+  static const OpDef &equal = get_op("Equal"), &zeros_like = get_op("ZerosLike"), &select = get_op("SelectV2");
+  Tensor no_grad = grad::run(equal, {grad, real_scalar(0, grad->dtype())});
+  Tensor zeros = grad::run(zeros_like, {g});
+  return grad::run(select, {no_grad, zeros, g});
+}
+
+std::vector<Tensor> sqrt_grad(const GradientOp& op, const std::vector<Tensor>& g) {
+  const Tensor& y = op.outputs[0];
+  return {zero_where_no_grad(g[0], grad::div(mul(g[0], real_scalar(0.5, y->dtype())), y))};
+}
+
+std::vector<Tensor> rsqrt_grad(const GradientOp& op, const std::vector<Tensor>& g) {
+  const Tensor& y = op.outputs[0];
+  return {zero_where_no_grad(g[0], mul(g[0], mul(mul(mul(real_scalar(-0.5, y->dtype()), y), y), y)))};
+}
+
+std::vector<Tensor> reciprocal_grad(const GradientOp& op, const std::vector<Tensor>& g) {
+  const Tensor& y = op.outputs[0];
+  Tensor neg_grad = grad::neg(g[0]);
+  return {zero_where_no_grad(g[0], mul(neg_grad, mul(y, y)))};
+}
+
 std::vector<Tensor> tanh_grad(const GradientOp& op, const std::vector<Tensor>& g) {
   const Tensor& y = op.outputs[0];
   return {mul(g[0], sub(real_scalar(1, y->dtype()), mul(y, y)))};
@@ -95,6 +119,23 @@ std::vector<Tensor> squared_difference_grad(const GradientOp& op, const std::vec
   const Tensor &x = op.inputs[0], &y = op.inputs[1];
   Tensor d = mul(g[0], mul(real_scalar(2, g[0]->dtype()), sub(x, y)));
   return {op.needs(0) ? reduce_to(d, x) : nullptr, op.needs(1) ? reduce_to(grad::neg(d), y) : nullptr};
+}
+
+// Each input's share of the gradient: x's where it was inside the bounds, a bound's where x
+// crossed it (all three computed, as math_grad.py's function does).
+std::vector<Tensor> clip_by_value_grad(const GradientOp& op, const std::vector<Tensor>& g) {
+  static const OpDef &zeros_like = get_op("ZerosLike"), &less = get_op("Less"), &greater = get_op("Greater"),
+                     &logical_or = get_op("LogicalOr"), &logical_not = get_op("LogicalNot"),
+                     &select = get_op("SelectV2");
+  const Tensor &x = op.inputs[0], &lo = op.inputs[1], &hi = op.inputs[2];
+  Tensor zeros = grad::run(zeros_like, {g[0]});
+  Tensor below = grad::run(less, {x, lo});
+  Tensor above = grad::run(greater, {x, hi});
+  Tensor inside = grad::run(logical_not, {grad::run(logical_or, {below, above})});
+  Tensor gx = reduce_to(grad::run(select, {inside, g[0], zeros}), x);
+  Tensor glo = reduce_to(grad::run(select, {below, g[0], zeros}), lo);
+  Tensor ghi = reduce_to(grad::run(select, {above, g[0], zeros}), hi);
+  return {gx, glo, ghi};
 }
 
 // A reduction's normalized axes (math_grad.py: _reduction_axes), from its eager axes input.
@@ -162,6 +203,9 @@ EF_REGISTER_GRADIENT("Neg", neg_grad);
 EF_REGISTER_GRADIENT("Square", square_grad);
 EF_REGISTER_GRADIENT("Exp", exp_grad);
 EF_REGISTER_GRADIENT("Log", log_grad);
+EF_REGISTER_GRADIENT("Sqrt", sqrt_grad);
+EF_REGISTER_GRADIENT("Rsqrt", rsqrt_grad);
+EF_REGISTER_GRADIENT("Reciprocal", reciprocal_grad);
 EF_REGISTER_GRADIENT("Tanh", tanh_grad);
 EF_REGISTER_GRADIENT("Sigmoid", sigmoid_grad);
 EF_REGISTER_GRADIENT("AddV2", add_grad);
@@ -169,6 +213,7 @@ EF_REGISTER_GRADIENT("Sub", sub_grad);
 EF_REGISTER_GRADIENT("Mul", mul_grad);
 EF_REGISTER_GRADIENT("RealDiv", real_div_grad);
 EF_REGISTER_GRADIENT("SquaredDifference", squared_difference_grad);
+EF_REGISTER_GRADIENT("ClipByValue", clip_by_value_grad);
 EF_REGISTER_GRADIENT("Sum", sum_grad);
 EF_REGISTER_GRADIENT("Mean", mean_grad);
 EF_REGISTER_GRADIENT("MatMul", matmul_grad);
