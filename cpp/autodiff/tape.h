@@ -1,6 +1,6 @@
 // Gradient tapes: which op calls to record (those reading a watched tensor) and the recorded entries.
 // execute() calls record_operation after every op while a tape is active (Context::tape_depth > 0);
-// the backward pass itself (gradient functions, accumulation) lives in Python (eager/backprop.py).
+// the backward pass is autodiff/backward.h.
 #pragma once
 #include <cstdint>
 #include <memory>

@@ -1,11 +1,14 @@
-"""tf.GradientTape: ops are recorded in C++ (cpp/autodiff/tape.cc); the backward pass runs here.
+"""tf.GradientTape: ops are recorded in C++ (cpp/autodiff/tape.cc), and so is the backward walk.
 
 The recorder tracks tensors reachable from watched ones and keeps one entry (op, inputs, outputs,
-attrs) per recorded call. `gradient` asks C++ for the entries between the sources and the
-targets (last recorded first: a reverse topological order), then calls each op's registered
-gradient function with an Operation-like view (`_OpView`). Gradient functions use public ops,
-so a tape inside tf.function builds gradient ops into the graph, and an enclosing tape records
-the gradient computation of an inner one (higher-order gradients).
+attrs) per recorded call. `gradient` walks the entries between the sources and the targets
+(last recorded first: a reverse topological order) and calls each op's gradient function: for an
+eager tape the walk is C++'s (`Tape.backward`), which runs the C++ gradients of the common ops and
+calls back here (`_python_gradient`) for the rest; a tape recording inside a graph takes the same
+walk written here (`_backward`). Registered gradient functions get an Operation-like view
+(`_OpView`). Gradient functions use public ops, so a tape inside tf.function builds gradient ops
+into the graph, and an enclosing tape records the gradient computation of an inner one
+(higher-order gradients).
 """
 import contextlib
 import enum
@@ -34,9 +37,14 @@ class UnconnectedGradients(enum.Enum):
 _warned_persistent = False
 
 
+_TRAINABLE = frozenset(d for d in map(dtypes.as_dtype, ("bfloat16", "float16", "float32", "float64", "complex64",
+                                                          "complex128", "resource", "variant")))
+_FLOATING_ENUMS = frozenset(d._type_enum for d in _TRAINABLE if d.is_floating)
+
+
 def _is_trainable(dtype):
     """TF's backprop_util.IsTrainable: floating, complex, resource and variant dtypes."""
-    return dtype.is_floating or dtype.is_complex or dtype in (dtypes.resource, dtypes.variant)
+    return dtype in _TRAINABLE
 
 
 @contextlib.contextmanager
@@ -106,7 +114,7 @@ def _zeros_for(x):
 
 
 def _ones_for(x):
-    if x._shape_tuple == () and x.dtype.is_floating:  # a scalar loss: the common seed, converted in C++ (no op)
+    if x._shape_tuple == () and x._dtype_enum in _FLOATING_ENUMS:  # a scalar loss: the common seed (no op)
         return _core.convert_to_tensor(1.0, x._dtype_enum)
     with _no_recording():
         from eagerflow.ops.creation_ops import ones, ones_like
@@ -158,11 +166,25 @@ def _dense(g):
 def _call_gradient(grads, fn, view, op_type, out_grads, outputs, in_keys, scope=None):
     """Runs one op's gradient function and adds each input's gradient to `grads[key]`.
 
-    The one step both backward walks take per op: the tape's (`_backward`) and tf.gradients' over
+    The one step both Python walks take per op: the tape's (`_backward`) and tf.gradients' over
     a graph. `view` is the op's _OpView (None: `fn` is a tf.custom_gradient backward function, called
     with the output gradients only); `in_keys` holds one key per input, None for an input whose
     gradient is not accumulated (a dtype that carries none, or an input no source reaches);
     `scope` names the name scope the gradient ops go under."""
+    for k, g in zip(in_keys, _input_gradients(fn, view, op_type, out_grads, outputs, in_keys, scope)):
+        if g is None:
+            continue
+        lst = grads.get(k)
+        if lst is None:
+            grads[k] = [g]
+        else:
+            lst.append(g)
+
+
+def _input_gradients(fn, view, op_type, out_grads, outputs, in_keys, scope=None):
+    """The gradient function's result, one per input: None where `in_keys` holds None, else a
+    tensor, an IndexedSlices or None. Densifies IndexedSlices output gradients (but for the
+    pass-through ops), gives zeros for missing ones and raises TF's error for a wrong count."""
     if op_type not in _SPARSE_PASS_THROUGH:
         out_grads = [g if g is None or isinstance(g, _Tensor) else _dense(g) for g in out_grads]
     if len(outputs) > 1 and not getattr(fn, "accepts_none_gradients", False):
@@ -184,23 +206,42 @@ def _call_gradient(grads, fn, view, op_type, out_grads, outputs, in_keys, scope=
     if len(in_grads) != len(in_keys):
         raise (_tape_count_error(op_type, len(in_keys), len(in_grads)) if view is None else
                view._count_error(len(in_keys), len(in_grads)))
+    out = []
     for k, g in zip(in_keys, in_grads):
         if k is None or g is None:
-            continue
-        if not isinstance(g, _Tensor) and not isinstance(g, IndexedSlices):
+            g = None
+        elif not isinstance(g, _Tensor) and not isinstance(g, IndexedSlices):
             from eagerflow.framework.convert import convert_to_tensor
             g = convert_to_tensor(g)
-        lst = grads.get(k)
-        if lst is None:
-            grads[k] = [g]
-        else:
-            lst.append(g)
+        out.append(g)
+    return out
+
+
+def _python_gradient(pruned, out_grads):
+    """The C++ walk's callback for an entry without a C++ gradient: its input gradients (None for
+    a non-differentiable op). `pruned` is the entry as Tape.prune gives it."""
+    entry, op_type, name, inputs, outputs, _, in_keys, skip, custom = pruned
+    if custom is not None:
+        return _input_gradients(custom, None, op_type, out_grads, outputs, in_keys)
+    fn = get_gradient_function(op_type)  # LookupError when nothing is registered
+    if fn is None:  # non-differentiable: its inputs get no gradient
+        return None
+    return _input_gradients(fn, _OpView(entry, skip, op_type, inputs, outputs, name), op_type, out_grads, outputs,
+                            in_keys)
+
+
+# Whether eager tapes take the C++ walk (benchmarks and tests turn it off to compare).
+_native_walk = True
 
 
 def _backward(ctape, target_keys, initial_grads, source_keys):
     """Runs the gradient functions of the entries between sources and targets.
 
-    Returns {tensor key: [gradients]}."""
+    Returns {tensor key: [gradients]} (at least for the source keys)."""
+    if _native_walk and ctape.eager:
+        # The same walk in C++ (cpp/autodiff/backward.h): C++ gradients for the common ops on
+        # float and double tensors, the functions registered here for the rest.
+        return ctape.backward(target_keys, initial_grads, source_keys, _python_gradient, _sum_gradients)
     grads = {}
     for k, g in zip(target_keys, initial_grads):
         if g is not None:
@@ -283,9 +324,10 @@ def _gradient_flat(ctape, flat_targets, flat_sources, output_gradients, unconnec
     grads = _backward(ctape, target_keys, initial, source_keys)
     result = []
     for s, raw, k in zip(sources, flat_sources, source_keys):
+        trainable = raw.dtype in _TRAINABLE
         # A source the tape never watched (nor computed from a watched one) has no gradient, as in TF.
-        g = _aggregate(grads, k) if _is_trainable(raw.dtype) and ctape.watching(s) else None
-        if g is None and _is_trainable(raw.dtype):
+        g = _aggregate(grads, k) if trainable and ctape.watching(s) else None
+        if g is None and trainable:
             # A source that is itself a target gets that target's output gradient, watched or not (as in TF).
             own = [initial[i] for i, tk in enumerate(target_keys) if tk == k and initial[i] is not None]
             g = (own[0] if len(own) == 1 else _sum_gradients(own)) if own else None
@@ -296,6 +338,8 @@ def _gradient_flat(ctape, flat_targets, flat_sources, output_gradients, unconnec
 
 
 def _unconnected(value):
+    if value is UnconnectedGradients.NONE or value is UnconnectedGradients.ZERO:
+        return value
     try:
         return UnconnectedGradients(value)
     except ValueError:
@@ -421,7 +465,7 @@ class GradientTape:
         # A plain list or tuple of variables and tensors (the usual sources) needs no nest walk.
         plain = type(sources) in (list, tuple) and all(isinstance(s, (Variable, _Tensor)) for s in sources)
         flat_sources = list(sources) if plain else nest.flatten(sources)
-        flat_targets = nest.flatten(target)
+        flat_targets = [target] if isinstance(target, _Tensor) else nest.flatten(target)
         try:
             flat = _gradient_flat(ctape, flat_targets, flat_sources, output_gradients, unconnected)
         finally:
