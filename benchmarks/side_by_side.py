@@ -30,7 +30,8 @@ DENSE_ROW = "dense 784-1024-512-256-10 SGD step, batch 100"
 
 # (row, framework) -> a function of the framework module returning a zero-argument callable.
 # eagerflow and TensorFlow share the `tf` code; "function" rows wrap the step in tf.function /
-# jax.jit (PyTorch and NumPy have no compiled variant here: their eager figure is used).
+# jax.jit. PyTorch and NumPy run eagerly: they fill the eager rows, and the conv row (which has no
+# eager row) gets PyTorch's eager step.
 
 
 def _tf_rows(tf, np):
@@ -306,6 +307,43 @@ def _torch_rows(torch, np):
     rows["concat 100×[10]"] = lambda: (lambda xs: lambda: torch.cat(xs, 0))([f32(10) for _ in range(100)])
     rows["concat 10×(100×100) axis 1"] = lambda: (lambda xs: lambda: torch.cat(xs, 1))([f32(100, 100) for _ in range(10)])
     rows["gather 1e5 of 1e6"] = lambda: (lambda p, i: lambda: p[i])(f32(1_000_000), torch.from_numpy(rng.integers(0, 1_000_000, 100_000)))
+
+    def chain(x):
+        y = torch.exp(-torch.abs(x))
+        y = torch.sqrt(y + 1.0) * 0.5 - torch.tanh(x)
+        y = torch.maximum(y, torch.tensor(0.1)) / (torch.square(x) + 1.0)
+        return torch.sigmoid(y)
+    rows["10 elementwise ops 1e6"] = lambda: (lambda x: lambda: chain(x))(f32(1_000_000))
+    F = torch.nn.functional
+
+    def train(widths, batch, scale):
+        # PyTorch eager with autograd: the same layers, loss and SGD update as the tf rows.
+        ws = [(f32(m, n) * scale(m)).requires_grad_() for m, n in zip(widths[:-1], widths[1:])]
+        bs = [torch.zeros(n, requires_grad=True) for n in widths[1:]]
+        x, y = f32(batch, widths[0]), torch.from_numpy(rng.integers(0, widths[-1], batch))
+
+        def step():
+            h = x
+            for i, (w, b) in enumerate(zip(ws, bs)):
+                h = h @ w + b
+                if i < len(ws) - 1:
+                    h = torch.relu(h)
+            loss = F.cross_entropy(h, y)
+            grads = torch.autograd.grad(loss, ws + bs)
+            with torch.no_grad():
+                for v, g in zip(ws + bs, grads):
+                    v.sub_(0.01 * g)
+            return loss
+        return step
+    rows["MLP 784-256-10 SGD step, batch 128"] = lambda: train((784, 256, 10), 128, lambda m: 0.05)
+    rows[DENSE_ROW] = lambda: train(DENSE, 100, lambda m: float(np.sqrt(2 / m)))
+
+    def conv():
+        x = f32(32, 64, 28, 28)  # NCHW, PyTorch's layout
+        k = (f32(64, 64, 3, 3) * 0.05).requires_grad_()
+        return lambda: torch.autograd.grad(F.conv2d(x, k, padding=1).sum(), k)
+    # Eager: PyTorch has no compiled variant here (the row's other frameworks run it as a function).
+    rows["conv2d 3×3 64→64 fwd+bwd, 32×28×28 (function)"] = conv
     return rows
 
 
