@@ -122,11 +122,13 @@ def _train_with_and_without_remapping(build, steps):
     return runs
 
 
-def _assert_training_same_with_and_without_remapping(build, steps, fused_type, fused_count, rtol=0.0):
-    """Bitwise equal results, or within `rtol` where a fusion rounds differently."""
+def _assert_training_same_with_and_without_remapping(build, steps, fused_type, fused_count, rtol=0.0, also=()):
+    """Bitwise equal results, or within `rtol` where a fusion rounds differently. `also`: further
+    (fused type, count) pairs the remapped graph holds."""
     (losses_on, weights_on, types_on), (losses_off, weights_off, types_off) = \
         _train_with_and_without_remapping(build, steps)
-    assert types_on.count(fused_type) == fused_count and fused_type not in types_off
+    for t, n in ((fused_type, fused_count),) + tuple(also):
+        assert types_on.count(t) == n and t not in types_off
     same = np.testing.assert_array_equal if rtol == 0 else \
         (lambda a, b: np.testing.assert_allclose(a, b, rtol=rtol, atol=rtol))
     same(losses_on, losses_off)
@@ -257,7 +259,10 @@ def test_dense_training_step_same_with_and_without_remapping():
             return loss
         return step, (), lambda: ws + bs
 
-    _assert_training_same_with_and_without_remapping(build, 4, "_FusedMatMul", 3, rtol=1e-5)
+    # Weights' updates fused into their gradients' GEMMs, the biases' into one pass each.
+    _assert_training_same_with_and_without_remapping(
+        build, 4, "_FusedMatMul", 3, rtol=1e-5,
+        also=(("_ResourceApplyGradientDescentMatMul", 3), ("ResourceApplyGradientDescent", 3)))
 
 
 def test_fused_matmul_errors():

@@ -225,39 +225,6 @@ def test_remapping_off_leaves_the_ops():
     assert FUSED not in types and {"MatMul", "Mul", "AssignSubVariableOp"} <= set(types)
 
 
-def test_dense_training_step_within_rounding_of_unfused():
-    def train(remapping):
-        _set_remapping(remapping)
-        r = np.random.default_rng(3)
-        sizes = (64, 128, 32, 10)
-        ws = [tf.Variable(r.standard_normal((m, n)).astype(np.float32) * np.float32(np.sqrt(2 / m)))
-              for m, n in zip(sizes, sizes[1:])]
-        bs = [tf.Variable(np.zeros(n, np.float32)) for n in sizes[1:]]
-        x = tf.constant(r.standard_normal((50, 64)).astype(np.float32))
-        y = tf.constant(r.integers(0, 10, 50))
-
-        @tf.function
-        def step():
-            with tf.GradientTape() as tape:
-                h = x
-                for i, (w, b) in enumerate(zip(ws, bs)):
-                    h = tf.matmul(h, w) + b
-                    if i < len(ws) - 1:
-                        h = tf.nn.relu(h)
-                loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(y, h))
-            for v, g in zip(ws + bs, tape.gradient(loss, ws + bs)):
-                v.assign_sub(0.05 * g)
-            return loss
-        losses = [float(step()) for _ in range(5)]
-        return losses, [v.numpy() for v in ws + bs], _types(step)
-
-    (l_on, w_on, types), (l_off, w_off, _) = train(True), train(False)
-    assert types.count(FUSED) == 3 and "ResourceApplyGradientDescent" in types  # weights fused, biases not
-    np.testing.assert_allclose(l_on, l_off, rtol=1e-5)
-    for p, q in zip(w_on, w_off):
-        np.testing.assert_allclose(p, q, rtol=1e-4, atol=1e-6)
-
-
 def test_kernel_errors():
     v = tf.Variable(np.ones((2, 3), np.float32))
     a, b = tf.ones([2, 4]), tf.ones([4, 3])
