@@ -8,29 +8,10 @@ import pytest
 
 import eagerflow as tf
 from eagerflow import _core
-from eagerflow.config import _optimizer_options as _optimizer
+
+from _optimizer_options import optimized, reset_options, set_options  # noqa: F401 (reset_options: autouse)
 
 ALL_OFF = {'disable_meta_optimizer': True}
-
-
-@pytest.fixture(autouse=True)
-def _reset_options():
-    yield
-    _optimizer._options.clear()
-    _optimizer._apply()
-
-
-def set_options(opts):
-    _optimizer._options.clear()
-    tf.config.optimizer.set_experimental_options(opts)
-
-
-def optimized(fn, *args):
-    """The optimized graph the plan of fn's trace for args runs: (node types, graph, fetches)."""
-    cf = fn.get_concrete_function(*args)
-    g = cf.graph._graph
-    og, _, fetches = _core.optimize_graph(g, cf.graph.inputs, cf.graph.outputs, g.stateful_nodes())
-    return [n.type for n in og.nodes()], og, fetches
 
 
 def run_with(opts, py_fn, *args):

@@ -7,7 +7,8 @@ import pytest
 
 import eagerflow as tf
 from eagerflow import _core
-from eagerflow.config import _optimizer_options as _optimizer
+
+from _optimizer_options import optimized, reset_options, set_options  # noqa: F401 (reset_options: autouse)
 from eagerflow.ops._execute import execute
 
 import conv_kernels
@@ -15,11 +16,6 @@ import conv_kernels
 rng = np.random.default_rng(5)
 
 
-@pytest.fixture(autouse=True)
-def _reset_options():
-    yield
-    _optimizer._options.clear()
-    _optimizer._apply()
 
 
 @pytest.fixture(params=conv_kernels.available(("avx512", "avx2", "generic", "im2col")))
@@ -30,15 +26,11 @@ def kernel(request):
 
 
 def _types(fn, *args):
-    cf = fn.get_concrete_function(*args)
-    g = cf.graph._graph
-    og, _, _ = _core.optimize_graph(g, cf.graph.inputs, cf.graph.outputs, g.stateful_nodes())
-    return [n.type for n in og.nodes()], og
+    return optimized(fn, *args)[:2]
 
 
 def _set_remapping(remapping):
-    _optimizer._options.clear()
-    tf.config.optimizer.set_experimental_options({"remapping": remapping})
+    set_options({"remapping": remapping})
 
 
 def _run(py_fn, remapping, *args):

@@ -9,18 +9,14 @@ import pytest
 
 import eagerflow as tf
 from eagerflow import _core
-from eagerflow.config import _optimizer_options as _optimizer
+
+from _optimizer_options import optimized, reset_options, set_options  # noqa: F401 (reset_options: autouse)
 from eagerflow.ops._execute import execute
 
 FUSED = "_ResourceApplyGradientDescentMatMul"
 rng = np.random.default_rng(11)
 
 
-@pytest.fixture(autouse=True)
-def _reset_options():
-    yield
-    _optimizer._options.clear()
-    _optimizer._apply()
 
 
 @pytest.fixture(params=["blas", "eigen"] if _core.blas_available() else ["eigen"])
@@ -32,15 +28,11 @@ def gemm(request):
 
 
 def _set_remapping(remapping):
-    _optimizer._options.clear()
-    tf.config.optimizer.set_experimental_options({"remapping": remapping})
+    set_options({"remapping": remapping})
 
 
 def _types(fn, *args):
-    cf = fn.get_concrete_function(*args)
-    g = cf.graph._graph
-    og, _, _ = _core.optimize_graph(g, cf.graph.inputs, cf.graph.outputs, g.stateful_nodes())
-    return [n.type for n in og.nodes()]
+    return optimized(fn, *args)[0]
 
 
 def _update(remapping, w0, a, b, lr, ta=False, tb=False):
