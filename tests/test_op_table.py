@@ -7,12 +7,12 @@ import pytest
 
 import eagerflow as tf
 from eagerflow import _core
-from eagerflow.config import _optimizer_options as _optimizer
 from eagerflow.framework import gradient_registry
 from eagerflow.ops._execute import execute
 import eagerflow.ops.gradients_impl_all  # noqa: F401
 
 from _elementwise_common import ALL
+from _optimizer_options import reset_options, set_options  # noqa: F401 (reset_options: autouse)
 from gradient_checker import check_gradients, check_graph
 from op_samples import SAMPLES, Entry
 
@@ -230,13 +230,8 @@ def _fresh(x):
 
 
 def _run(opts, fn, args):
-    _optimizer._options.clear()
-    tf.config.optimizer.set_experimental_options(opts)
-    try:
-        return tf.function(fn)(*args)
-    finally:
-        _optimizer._options.clear()
-        _optimizer._apply()
+    set_options(opts)
+    return tf.function(fn)(*args)
 
 
 @pytest.mark.parametrize("name", ELEMENTWISE)
