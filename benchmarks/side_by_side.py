@@ -2,7 +2,7 @@
 back to back, written as one Markdown table (ratio to the best peer per row) and a bar chart.
 
     python benchmarks/side_by_side.py [--out docs/performance.md] [--img docs/img/side_by_side.png]
-                                      [--rows matmul,reduce] [--repeat 7]
+                                      [--rows matmul,reduce] [--repeat 7] [--max-isa avx2]
 
 Frameworks and the Python that runs each (each optional; a missing one is a blank column):
 eagerflow (the working tree's python/, a dev build) and NumPy in this Python; TensorFlow in
@@ -11,6 +11,11 @@ EAGERFLOW_TORCH_PYTHON (each else this Python if it imports). EAGERFLOW_RELEASE_
 whose installed eagerflow (`pip install .`: the portable release build) runs the eagerflow rows again,
 as the column "eagerflow (release)"; the ratio to the best peer stays the dev build's.
 A worker prints one JSON object: row -> best seconds per call (min over repeats).
+
+--max-isa avx2 runs every framework as on a CPU without AVX-512 (the AVX2 machines of this kind),
+through each library's own switch (MAX_ISA_ENV; eagerflow's per-ISA copies and direct convolutions
+by name). A dev build (-march=native) has no such switch and drops out: the release column is
+then the one compared.
 """
 import argparse
 import json
@@ -24,6 +29,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 # The column of an installed release build (EAGERFLOW_RELEASE_PYTHON) beside the working tree's.
 RELEASE = "eagerflow (release)"
+
+# --max-isa avx2: each library's switch to its AVX2 code (OpenBLAS: NumPy's and eagerflow's GEMM;
+# NumPy's own loops; oneDNN in TensorFlow and PyTorch; PyTorch's ATen and MKL; XLA in JAX).
+MAX_ISA_ENV = {"avx2": {
+    "OPENBLAS_CORETYPE": "Haswell", "NPY_DISABLE_CPU_FEATURES": "X86_V4 AVX512_ICL AVX512_SPR",
+    "ONEDNN_MAX_CPU_ISA": "AVX2", "DNNL_MAX_CPU_ISA": "AVX2", "ATEN_CPU_CAPABILITY": "avx2",
+    "MKL_ENABLE_INSTRUCTIONS": "AVX2", "XLA_FLAGS": "--xla_cpu_max_isa=AVX2",
+}}
 
 DENSE = (784, 1024, 512, 256, 10)  # the dense net's layer widths (ReLU between, softmax cross-entropy)
 DENSE_ROW = "dense 784-1024-512-256-10 SGD step, batch 100"
@@ -363,12 +376,18 @@ def _measure(make, repeat, budget=0.3):
     return best
 
 
-def worker(framework, only, repeat):
+def worker(framework, only, repeat, max_isa=""):
     import numpy as np
     if framework in ("eagerflow", RELEASE):
         import eagerflow as m
         if framework == RELEASE and os.path.abspath(m.__file__).startswith(os.path.join(ROOT, "python")):
             raise SystemExit("EAGERFLOW_RELEASE_PYTHON imports the working tree's eagerflow, not an installed one")
+        if max_isa:
+            try:
+                m._core.set_elementwise_isa(max_isa)
+                m._core.set_conv_kernel(max_isa)
+            except m.errors.InvalidArgumentError as e:
+                raise SystemExit("no %s variant (a -march=native build?): %s" % (max_isa, e.message))
         rows = _tf_rows(m, np)
     elif framework == "tensorflow":
         import tensorflow as m
@@ -439,15 +458,16 @@ def table(results, frameworks):
         for r in results.get(fw, {}):
             if r not in rows:
                 rows.append(r)
-    release = RELEASE in frameworks
+    release = RELEASE in frameworks and "eagerflow" in frameworks
     names = ["eagerflow (dev)" if fw == "eagerflow" and release else fw for fw in frameworks]
-    extra = ["eagerflow (dev) ÷ best peer", "release ÷ dev"] if release else ["eagerflow ÷ best peer"]
+    ours = "eagerflow (dev)" if release else RELEASE if RELEASE in frameworks else "eagerflow"
+    extra = [ours + " ÷ best peer"] + (["release ÷ dev"] if release else [])
     lines = ["| row | " + " | ".join(names + extra) + " |", "|---|" + "---|" * (len(names) + len(extra))]
     ratios = {}
     for r in rows:
         vals = [results.get(fw, {}).get(r) for fw in frameworks]
         peers = [v for fw, v in zip(frameworks, vals) if fw not in ("eagerflow", RELEASE) and v]
-        ef = results.get("eagerflow", {}).get(r)
+        ef = results.get("eagerflow" if "eagerflow" in results else RELEASE, {}).get(r)
         ratio = ef / min(peers) if ef and peers else None
         ratios[r] = ratio
         cells = [_fmt(v) for v in vals] + ["%.2f" % ratio if ratio else ""]
@@ -482,10 +502,11 @@ def main():
     p.add_argument("--repeat", type=int, default=7)
     p.add_argument("--out", help="append the table to this Markdown file")
     p.add_argument("--img", default=os.path.join(ROOT, "docs", "img", "side_by_side.png"))
+    p.add_argument("--max-isa", default="", choices=["", *MAX_ISA_ENV])
     a = p.parse_args()
     only = [r for r in a.rows.split(",") if r]
     if a.worker:
-        return worker(a.worker, only, a.repeat)
+        return worker(a.worker, only, a.repeat, a.max_isa)
     results, frameworks = {}, []
     for fw, py in _interpreters().items():
         if not py or not os.path.exists(py):
@@ -493,12 +514,13 @@ def main():
         # The release worker imports its own installed eagerflow, never the working tree's.
         tree = [] if fw == RELEASE else [os.path.join(ROOT, "python")]
         path = os.pathsep.join(filter(None, tree + [os.environ.get("PYTHONPATH")]))
-        env = dict(os.environ, PYTHONPATH=path)
+        env = dict(os.environ, PYTHONPATH=path, **MAX_ISA_ENV.get(a.max_isa, {}))
         if not path:
             del env["PYTHONPATH"]
         env.pop("LD_PRELOAD", None)
         proc = subprocess.run([py, os.path.abspath(__file__), "--worker", fw, "--rows", a.rows,
-                               "--repeat", str(a.repeat)], capture_output=True, text=True, env=env)
+                               "--repeat", str(a.repeat), "--max-isa", a.max_isa],
+                              capture_output=True, text=True, env=env)
         last = proc.stdout.strip().splitlines()[-1:] if proc.returncode == 0 else []
         if not last:
             print("%s: not measured (%s)" % (fw, (proc.stderr.strip().splitlines() or ["?"])[-1]), file=sys.stderr)
@@ -507,7 +529,8 @@ def main():
         frameworks.append(fw)
     text, ratios = table(results, frameworks)
     machine = _machine()
-    report = "Machine: %s. Times are the best of %d repeats per call.\n\n%s\n" % (machine, a.repeat, text)
+    limit = "; every framework limited to %s (--max-isa)" % a.max_isa if a.max_isa else ""
+    report = "Machine: %s%s. Times are the best of %d repeats per call.\n\n%s\n" % (machine, limit, a.repeat, text)
     print(report)
     if ratios and a.img:
         chart(ratios, a.img)

@@ -94,3 +94,42 @@ def test_fused_equals_eager_in_each_variant(variant):
     for dtype in (F32, F64):
         x = tf.constant(np.random.default_rng(1).normal(size=5000).astype(dtype) * 5)
         np.testing.assert_array_equal(tf.function(chain)(x).numpy(), chain(x).numpy())
+
+
+# The binary ops with per-ISA copies (elementwise_isa.h's EF_ISA_BINARY_OPS) in their eager kernels.
+BINARY_NUMPY = {
+    "AddV2": np.add, "Sub": np.subtract, "Mul": np.multiply, "Maximum": np.maximum, "Minimum": np.minimum,
+    "SquaredDifference": lambda a, b: np.square(a - b),
+    "RealDiv": lambda a, b: np.floor_divide(a, b) if a.dtype.kind == "i" else np.true_divide(a, b),
+}
+# (x shape, y shape): the same shape, a scalar on either side, rows, columns and outer broadcasts, with
+# runs shorter and longer than the inline threshold and one that spans threads.
+BROADCASTS = [((n,), (n,)) for n in (1, 15, 16, 17, 515, 300_001)] + [
+    ((), (517,)), ((517,), ()), ((1,), (300_001,)), ((300_001,), (1,)),
+    ((40, 33), (33,)), ((33,), (40, 33)), ((40, 33), (40, 1)), ((40, 1), (1, 33)), ((3, 5), (5,)),
+]
+
+
+def _binary_sample(dtype, shape, seed):
+    rng = np.random.default_rng(seed)
+    if np.dtype(dtype).kind == "i":
+        info = np.iinfo(dtype)  # the whole range: sums and products wrap
+        v = rng.integers(info.min, info.max, size=shape, dtype=dtype, endpoint=True)
+        return np.where(v == 0, dtype(3), v).astype(dtype)  # RealDiv's divisors
+    v = (rng.normal(size=shape) * 100).astype(dtype)
+    if v.size > 8:
+        v.flat[:6] = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-40]
+    return v
+
+
+@pytest.mark.parametrize("name", sorted(BINARY_NUMPY))
+def test_binary_eager_kernels_match_numpy_bitwise_in_each_variant(variant, name):
+    for dtype in (np.float32, np.float64, np.int32, np.int64):
+        for i, (sx, sy) in enumerate(BROADCASTS):
+            x, y = _binary_sample(dtype, sx, 2 * i), _binary_sample(dtype, sy, 2 * i + 1)
+            with np.errstate(all="ignore"):
+                want = np.asarray(BINARY_NUMPY[name](x, y), dtype)
+            got = execute1(name, [tf.constant(x), tf.constant(y)]).numpy()
+            assert got.shape == want.shape
+            np.testing.assert_array_equal(got.view(f"i{got.itemsize}"), want.view(f"i{want.itemsize}"),
+                                          err_msg=f"{name} {np.dtype(dtype).name} {sx} {sy}")

@@ -35,8 +35,7 @@ void add_kernel(KernelContext& c) {
         *c.input(0), *c.input(1), *out, [](const std::string& a, const std::string& b) { return a + b; });
     return;
   }
-  EF_DISPATCH_ALL_NUMERIC(out->dtype(), EF_UNSUPPORTED(c),
-                          binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return add_op()(a, b); }));
+  EF_DISPATCH_ALL_NUMERIC(out->dtype(), EF_UNSUPPORTED(c), binary_op_loop<add_op, T>(*c.input(0), *c.input(1), *out));
 }
 
 // Float pow (integer pow checks its exponents first, so it is not a block function).

@@ -33,20 +33,6 @@ inline TensorImpl* prepare(KernelContext& c, unsigned types, DType out_dtype = D
 
 #define EF_UNSUPPORTED(c) check_type(c.op, c.input(0)->dtype(), 0)
 
-// One kernel for every op of the table: F's math over the dtypes in Types.
-template <class F, unsigned Types>
-void table_kernel(KernelContext& c) {
-  TensorImpl* out = prepare(c, Types);
-  EF_DISPATCH_ALL_NUMERIC(out->dtype(), EF_UNSUPPORTED(c), {
-    if constexpr ((Types & dtype_bit(DTypeOf<T>::value)) != 0) {
-      if constexpr (F::kIntDivisor) check_int_divisor<T>(*c.input(1));
-      binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return F()(a, b); });
-    } else {
-      EF_UNSUPPORTED(c);
-    }
-  });
-}
-
 // out[i] = F(a[i], b[i]): the per-element expression of the eager kernel (binary_loop applies
 // the same functor, also when one operand is a broadcast scalar).
 template <class F, class T>
@@ -63,7 +49,7 @@ struct IntDivisor : std::false_type {};
 template <class F>
 struct IntDivisor<F, std::void_t<decltype(F::kIntDivisor)>> : std::bool_constant<F::kIntDivisor> {};
 
-// F's position in EF_ISA_BINARY_OPS (its float/double block functions are compiled per ISA); -1: none.
+// F's position in EF_ISA_BINARY_OPS (its block functions are compiled per ISA); -1: none.
 template <class F>
 constexpr int kIsaBinaryOp = -1;
 #define EF_ISA_BINARY_INDEX(NAME) \
@@ -71,6 +57,51 @@ constexpr int kIsaBinaryOp = -1;
   constexpr int kIsaBinaryOp<binary_functors::NAME> = kIsaBinaryIndex##NAME;
 EF_ISA_BINARY_OPS(EF_ISA_BINARY_INDEX)
 #undef EF_ISA_BINARY_INDEX
+
+// The inner loops of binary_loop through the per-ISA copies of F's blocks; runs shorter than a few
+// vectors (a broadcast's narrow rows) stay inline.
+template <class F, class T>
+struct IsaBinaryRuns : BinaryRuns<T, T, T, F> {
+  static constexpr int kOp = kIsaBinaryOp<F>;
+  static constexpr int64_t kInline = 16;
+  const IsaBinaryBlocks<T>& blocks = isa_binary_blocks<T>();
+  void both(const T* a, const T* b, T* out, int64_t n) const {
+    if (n < kInline) return BinaryRuns<T, T, T, F>::both(a, b, out, n);
+    blocks.both[kOp](a, b, out, n);
+  }
+  void scalar_left(T a, const T* b, T* out, int64_t n) const {
+    if (n < kInline) return BinaryRuns<T, T, T, F>::scalar_left(a, b, out, n);
+    blocks.scalar_left[kOp](a, b, out, n);
+  }
+  void scalar_right(const T* a, T b, T* out, int64_t n) const {
+    if (n < kInline) return BinaryRuns<T, T, T, F>::scalar_right(a, b, out, n);
+    blocks.scalar_right[kOp](a, b, out, n);
+  }
+};
+
+// out = F(x, y) with broadcasting: through the per-ISA copies where F and T have them.
+template <class F, class T>
+void binary_op_loop(const TensorImpl& x, const TensorImpl& y, TensorImpl& out) {
+  if constexpr (kIsaBinaryOp<F> >= 0 && kIsaBinaryType<T>) {
+    binary_loop_runs<T, T, T>(x, y, out, IsaBinaryRuns<F, T>{});
+  } else {
+    binary_loop<T, T, T>(x, y, out, [](T a, T b) -> T { return F()(a, b); });
+  }
+}
+
+// One kernel for every op of the table: F's math over the dtypes in Types.
+template <class F, unsigned Types>
+void table_kernel(KernelContext& c) {
+  TensorImpl* out = prepare(c, Types);
+  EF_DISPATCH_ALL_NUMERIC(out->dtype(), EF_UNSUPPORTED(c), {
+    if constexpr ((Types & dtype_bit(DTypeOf<T>::value)) != 0) {
+      if constexpr (F::kIntDivisor) check_int_divisor<T>(*c.input(1));
+      binary_op_loop<F, T>(*c.input(0), *c.input(1), *out);
+    } else {
+      EF_UNSUPPORTED(c);
+    }
+  });
+}
 
 // Registers F's block functions and scalar steps (the scalar loop interpreter's instructions).
 // Integer division has no block function (it can fail) but has scalar steps that check the divisor.
@@ -91,7 +122,7 @@ struct BinaryBlockRegistrar {
   }
   template <class T>
   static void add(const char* name) {
-    if constexpr (kIsaBinaryOp<F> >= 0 && std::is_floating_point_v<T>) {
+    if constexpr (kIsaBinaryOp<F> >= 0) {
       register_binary_block<T>(name, isa_binary_block<kIsaBinaryOp<F>, T>);
     } else {
       register_binary_block<T>(name, binary_block<F, T>);

@@ -27,39 +27,46 @@ inline void for_range(int64_t n, F&& fn, int64_t grain = kElementwiseGrain) {
   }
 }
 
-// out[i] = f(a[ia], b[ib]) with NumPy broadcasting; `out` already has the broadcast shape.
+// The inner loops of binary_loop over n elements: out[i] = f(a[i], b[i]), f(a, b[i]), f(a[i], b), and
+// f(a[i * sa], b[i * sb]). Each reads the functor and pointers from locals of its own: a 1-byte store
+// (bool, int8 outputs) may alias anything reachable through memory, such as a closure's captures,
+// and would force a reload per element (a scalar loop instead of a vectorized one).
 template <typename TA, typename TB, typename TO, typename F>
-void binary_loop(const TensorImpl& a, const TensorImpl& b, TensorImpl& out, F f) {
+struct BinaryRuns {
+  F f;
+  void both(const TA* a, const TB* b, TO* out, int64_t n) const {
+    const F fn = f;
+    for (int64_t i = 0; i < n; ++i) out[i] = fn(a[i], b[i]);
+  }
+  void scalar_left(TA a, const TB* b, TO* out, int64_t n) const {
+    const F fn = f;
+    for (int64_t i = 0; i < n; ++i) out[i] = fn(a, b[i]);
+  }
+  void scalar_right(const TA* a, TB b, TO* out, int64_t n) const {
+    const F fn = f;
+    for (int64_t i = 0; i < n; ++i) out[i] = fn(a[i], b);
+  }
+  void strided(const TA* a, int64_t sa, const TB* b, int64_t sb, TO* out, int64_t n) const {
+    const F fn = f;
+    for (int64_t i = 0; i < n; ++i) out[i] = fn(a[i * sa], b[i * sb]);
+  }
+};
+
+// binary_loop with the inner loops of `runs` (BinaryRuns' interface).
+template <typename TA, typename TB, typename TO, typename Runs>
+void binary_loop_runs(const TensorImpl& a, const TensorImpl& b, TensorImpl& out, const Runs& runs) {
   const TA* pa = a.data<TA>();
   const TB* pb = b.data<TB>();
   TO* po = out.data<TO>();
   const int64_t n = out.num_elements();
   if (n == 0) return;
   const int64_t na = a.num_elements(), nb = b.num_elements();
-  // The loops read pointers and scalars from locals of their own: a 1-byte store (bool, int8
-  // outputs) may alias anything reachable through memory, such as the closure's captures, and
-  // would force a reload per element (a scalar loop instead of a vectorized one).
   if (na == n && nb == n) {
-    for_range(n, [pa, pb, po, f](int64_t s, int64_t e) {
-      const TA* const x = pa;
-      const TB* const y = pb;
-      TO* const o = po;
-      for (int64_t i = s; i < e; ++i) o[i] = f(x[i], y[i]);
-    });
+    for_range(n, [&](int64_t s, int64_t e) { runs.both(pa + s, pb + s, po + s, e - s); });
   } else if (na == 1 && nb == n) {
-    for_range(n, [x0 = pa[0], pb, po, f](int64_t s, int64_t e) {
-      const TA x = x0;
-      const TB* const y = pb;
-      TO* const o = po;
-      for (int64_t i = s; i < e; ++i) o[i] = f(x, y[i]);
-    });
+    for_range(n, [&](int64_t s, int64_t e) { runs.scalar_left(pa[0], pb + s, po + s, e - s); });
   } else if (nb == 1 && na == n) {
-    for_range(n, [pa, y0 = pb[0], po, f](int64_t s, int64_t e) {
-      const TA* const x = pa;
-      const TB y = y0;
-      TO* const o = po;
-      for (int64_t i = s; i < e; ++i) o[i] = f(x[i], y);
-    });
+    for_range(n, [&](int64_t s, int64_t e) { runs.scalar_right(pa + s, pb[0], po + s, e - s); });
   } else {
     const Shape& os = out.shape();
     const int r = os.rank();
@@ -82,18 +89,24 @@ void binary_loop(const TensorImpl& a, const TensorImpl& b, TensorImpl& out, F f)
             const TA* xa = pa + oa;
             const TB* xb = pb + ob;
             if (ia == 1 && ib == 1) {
-              for (int64_t i = 0; i < inner; ++i) dst[i] = f(xa[i], xb[i]);
+              runs.both(xa, xb, dst, inner);
             } else if (ia == 0 && ib == 1) {
-              for (int64_t i = 0; i < inner; ++i) dst[i] = f(xa[0], xb[i]);
+              runs.scalar_left(xa[0], xb, dst, inner);
             } else if (ia == 1 && ib == 0) {
-              for (int64_t i = 0; i < inner; ++i) dst[i] = f(xa[i], xb[0]);
+              runs.scalar_right(xa, xb[0], dst, inner);
             } else {
-              for (int64_t i = 0; i < inner; ++i) dst[i] = f(xa[i * ia], xb[i * ib]);
+              runs.strided(xa, ia, xb, ib, dst, inner);
             }
           }
         },
         std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(inner, 1)));
   }
+}
+
+// out[i] = f(a[ia], b[ib]) with NumPy broadcasting; `out` already has the broadcast shape.
+template <typename TA, typename TB, typename TO, typename F>
+void binary_loop(const TensorImpl& a, const TensorImpl& b, TensorImpl& out, F f) {
+  binary_loop_runs<TA, TB, TO>(a, b, out, BinaryRuns<TA, TB, TO, F>{f});
 }
 
 // out[i] = f(in[i]) over contiguous data.

@@ -3,8 +3,8 @@
 // math when it is compiled, and GCC its vector width, so a baseline build (SSE2: 4 float lanes)
 // would never use AVX-512's 16. The unary ops' eager kernels, the fused elementwise kernel's steps
 // and the scalar loop interpreter all call the variant in use, so they agree bit for bit. The binary
-// ops' copies serve the fused kernel only (their eager kernels broadcast; each op is one correctly
-// rounded operation, the same bits on every ISA).
+// ops' copies (float, double, int32, int64) serve their eager kernels' contiguous runs and the fused
+// kernel; each op is one correctly rounded or wrapping operation, the same bits on every ISA.
 #pragma once
 #include <string>
 #include <type_traits>
@@ -13,6 +13,7 @@
 #include "ops/unary_op_table.h"
 
 // The binary ops with copies: the fused chains' arithmetic (functors of binary_functors.h).
+// Integer RealDiv's copies run only after its kernel has checked the divisors.
 #define EF_ISA_BINARY_OPS(X) X(AddV2) X(Sub) X(Mul) X(RealDiv) X(Maximum) X(Minimum) X(SquaredDifference)
 
 namespace ef {
@@ -31,6 +32,20 @@ enum IsaBinaryOpIndex : int {
   kIsaBinaryOpCount
 };
 
+// A binary op over n contiguous elements where one operand is a scalar (a broadcast operand).
+template <class T>
+using BinaryScalarLeftFn = void (*)(T a, const T* b, T* out, int64_t n);
+template <class T>
+using BinaryScalarRightFn = void (*)(const T* a, T b, T* out, int64_t n);
+
+// Per binary op: out[i] = F(a[i], b[i]), F(a, b[i]) and F(a[i], b).
+template <class T>
+struct IsaBinaryBlocks {
+  BinaryBlockFn<T> both[kIsaBinaryOpCount];
+  BinaryScalarLeftFn<T> scalar_left[kIsaBinaryOpCount];
+  BinaryScalarRightFn<T> scalar_right[kIsaBinaryOpCount];
+};
+
 // One compiled variant: per op, its block functions over n contiguous elements on one thread (`in`
 // may equal `out`). Null where a unary op has no float form, and in the non-baseline variants for
 // the ops whose math is a C-library call per element (the baseline's copy serves them).
@@ -38,8 +53,10 @@ struct IsaBlocks {
   const char* name;
   UnaryBlockFn<float> f32[kUnaryOpCount];
   UnaryBlockFn<double> f64[kUnaryOpCount];
-  BinaryBlockFn<float> binary_f32[kIsaBinaryOpCount];
-  BinaryBlockFn<double> binary_f64[kIsaBinaryOpCount];
+  IsaBinaryBlocks<float> binary_f32;
+  IsaBinaryBlocks<double> binary_f64;
+  IsaBinaryBlocks<int32_t> binary_i32;
+  IsaBinaryBlocks<int64_t> binary_i64;
 };
 
 // The variant in use (every entry set where the baseline's is).
@@ -51,14 +68,30 @@ const IsaBlocks& isa_blocks();
 std::string elementwise_isa();
 void set_elementwise_isa(const std::string& name);
 
-// Binary op I's block function in the variant in use (T: float or double).
+// The dtypes with binary copies.
+template <class T>
+constexpr bool kIsaBinaryType = std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                                std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>;
+
+// The binary blocks of the variant in use for T (one of kIsaBinaryType).
+template <class T>
+const IsaBinaryBlocks<T>& isa_binary_blocks() {
+  const IsaBlocks& b = isa_blocks();
+  if constexpr (std::is_same_v<T, float>) {
+    return b.binary_f32;
+  } else if constexpr (std::is_same_v<T, double>) {
+    return b.binary_f64;
+  } else if constexpr (std::is_same_v<T, int32_t>) {
+    return b.binary_i32;
+  } else {
+    return b.binary_i64;
+  }
+}
+
+// Binary op I's block function in the variant in use.
 template <int I, class T>
 void isa_binary_block(const T* a, const T* b, T* out, int64_t n) {
-  if constexpr (std::is_same_v<T, float>) {
-    isa_blocks().binary_f32[I](a, b, out, n);
-  } else {
-    isa_blocks().binary_f64[I](a, b, out, n);
-  }
+  isa_binary_blocks<T>().both[I](a, b, out, n);
 }
 
 }  // namespace ef

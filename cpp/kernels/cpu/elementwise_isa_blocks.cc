@@ -117,11 +117,36 @@ constexpr UnaryBlockFn<T> entry() {
   }
 }
 
-// out[i] = F(a[i], b[i]), as the eager kernels apply F.
+// out[i] = F(a[i], b[i]) (and with a or b one scalar), as the eager kernels apply F.
 template <class F, class T>
 void binary_block(const T* a, const T* b, T* out, int64_t n) {
   const F f;
   for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b[i]);
+}
+template <class F, class T>
+void binary_scalar_left(T a, const T* b, T* out, int64_t n) {
+  const F f;
+  for (int64_t i = 0; i < n; ++i) out[i] = f(a, b[i]);
+}
+template <class F, class T>
+void binary_scalar_right(const T* a, T b, T* out, int64_t n) {
+  const F f;
+  for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b);
+}
+
+template <class T>
+constexpr IsaBinaryBlocks<T> binary_blocks() {
+  return {
+#define EF_BINARY_ENTRY(NAME) &binary_block<binary_functors::NAME, T>,
+      {EF_ISA_BINARY_OPS(EF_BINARY_ENTRY)},
+#undef EF_BINARY_ENTRY
+#define EF_BINARY_ENTRY(NAME) &binary_scalar_left<binary_functors::NAME, T>,
+      {EF_ISA_BINARY_OPS(EF_BINARY_ENTRY)},
+#undef EF_BINARY_ENTRY
+#define EF_BINARY_ENTRY(NAME) &binary_scalar_right<binary_functors::NAME, T>,
+      {EF_ISA_BINARY_OPS(EF_BINARY_ENTRY)},
+#undef EF_BINARY_ENTRY
+  };
 }
 
 }  // namespace
@@ -136,12 +161,10 @@ const IsaBlocks EF_ISA_NAME(isa_blocks) = {
 #define EF_UNARY_ENTRY(NAME, INPUT, TYPES) entry<NAME, double>(),
     {EF_UNARY_OPS(EF_UNARY_ENTRY)},
 #undef EF_UNARY_ENTRY
-#define EF_BINARY_ENTRY(NAME) &binary_block<binary_functors::NAME, float>,
-    {EF_ISA_BINARY_OPS(EF_BINARY_ENTRY)},
-#undef EF_BINARY_ENTRY
-#define EF_BINARY_ENTRY(NAME) &binary_block<binary_functors::NAME, double>,
-    {EF_ISA_BINARY_OPS(EF_BINARY_ENTRY)},
-#undef EF_BINARY_ENTRY
+    binary_blocks<float>(),
+    binary_blocks<double>(),
+    binary_blocks<int32_t>(),
+    binary_blocks<int64_t>(),
 };
 
 }  // namespace ef
