@@ -382,3 +382,14 @@ def test_aliased_outputs_and_intermediate_sources_match_the_python_walk():
     out, ref = _both_walks(grads)
     assert all(g is not None for g in out)
     _same_structure(out, ref)
+
+
+def test_trainable_dtypes_are_tfs():
+    # TF's backprop_util.IsTrainable, which both walks apply through one C++ rule.
+    assert {d.name for d in backprop._TRAINABLE} == {
+        "bfloat16", "float16", "float32", "float64", "complex64", "complex128", "resource", "variant"}
+    x = tf.constant([1, 2])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.cast(x, tf.float32) * 2.0
+    assert tape.gradient(y, x) is None

@@ -174,6 +174,7 @@ void init_tape(py::module_& m) {
   m.def("tape_resume", &resume_tapes);
   m.def("set_variable_trainable", &set_variable_trainable);
   m.def("native_gradient_types", &native_gradient_types);
+  m.def("trainable_dtype", [](int dtype) { return trainable_dtype(static_cast<DType>(dtype)); });
   m.def("set_native_gradient_enabled", &set_native_gradient_enabled);
   m.def("native_gradient", &call_native_gradient, py::arg("op_type"), py::arg("inputs"), py::arg("outputs"),
         py::arg("attrs"), py::arg("out_grads"), py::arg("skip") = std::vector<int>());

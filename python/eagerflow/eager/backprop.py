@@ -37,8 +37,8 @@ class UnconnectedGradients(enum.Enum):
 _warned_persistent = False
 
 
-_TRAINABLE = frozenset(d for d in map(dtypes.as_dtype, ("bfloat16", "float16", "float32", "float64", "complex64",
-                                                          "complex128", "resource", "variant")))
+# TF's backprop_util.IsTrainable, as the tape's C++ walk applies it: floating, complex, resource, variant.
+_TRAINABLE = frozenset(d for d in dtypes._ALL if _core.trainable_dtype(d._type_enum))
 _FLOATING_ENUMS = frozenset(d._type_enum for d in _TRAINABLE if d.is_floating)
 
 
