@@ -30,6 +30,7 @@
 
 #include "kernels/cpu/binary_functors.h"
 #include "kernels/cpu/elementwise_isa.h"
+#include "kernels/cpu/exp_f32.h"
 #include "kernels/cpu/unary_functors.h"
 
 namespace ef {
@@ -71,6 +72,25 @@ struct ScalarOnly : std::false_type {};
 template <class Op>
 struct ScalarOnly<Op, std::void_t<decltype(Op::kScalarOnly)>> : std::bool_constant<Op::kScalarOnly> {};
 
+// Ops whose array() is exp(Op::exp_arg(x)).
+template <class Op, class = void>
+struct HasExpArg : std::false_type {};
+template <class Op>
+struct HasExpArg<Op, std::void_t<decltype(&Op::template exp_arg<float>)>> : std::true_type {};
+
+// out = Op::array(in): float exp through exp_f32.h where Eigen's 2^m is its slow generic ldexp
+// (no AVX-512).
+template <class Op, class T>
+void array_pass(const T* in, T* out, int64_t n) {
+#ifndef __AVX512F__
+  if constexpr (HasExpArg<Op>::value && std::is_same_v<T, float>) {
+    exp_f32_block<kExpVectorBytes>(in, out, n, [](auto v) { return Op::exp_arg(v); });
+    return;
+  }
+#endif
+  ArrayMap<T>(out, n) = Op::array(ConstArrayMap<T>(in, n));
+}
+
 template <class Op, class S>
 void fixup(const S* in, S* out, int64_t n) {
   if constexpr (HasBlend<Op>::value) {
@@ -94,13 +114,13 @@ void unary_block(const T* in, T* out, int64_t n) {
       for (int64_t b = 0; b < n; b += kStage) {
         const int64_t m = n - b < kStage ? n - b : kStage;
         for (int64_t i = 0; i < m; ++i) x[i] = in[b + i];
-        ArrayMap<T>(out + b, m) = Op::array(ConstArrayMap<T>(x, m));
+        array_pass<Op>(x, out + b, m);
         fixup<Op>(x, out + b, m);
       }
       return;
     }
   }
-  ArrayMap<T>(out, n) = Op::array(ConstArrayMap<T>(in, n));
+  array_pass<Op>(in, out, n);
   fixup<Op>(in, out, n);
 }
 

@@ -2,8 +2,8 @@
 // named as the op). Each provides what its dtype set needs: array(a) for float/double Eigen arrays
 // (vectorized), integer(x) for integer types, complex(z) for complex64/complex128; kHeavy marks
 // transcendental functions (a larger parallel grain). Optional: blend(x, y), a second
-// branch-free pass, and in_range(x) / scalar(x), the inputs where array() is exact and a C-library
-// formula for the others. Each functor works on whatever Eigen array type it is given: only the
+// branch-free pass; in_range(x) / scalar(x), the inputs where array() is exact and a C-library
+// formula for the others; exp_arg(x), when array() is exp of it. Each functor works on whatever Eigen array type it is given: only the
 // files that evaluate them include Eigen.
 #pragma once
 #include <cmath>
@@ -72,6 +72,9 @@ struct Sign {
 struct Exp {
   static constexpr bool kHeavy = true;
   template <class A> static auto array(const A& a) { return a.exp(); }
+  // array() is exp(exp_arg(x)) (a scalar or a vector of them): the copies without AVX-512 run
+  // exp_f32.h's exp on it.
+  template <class V> static V exp_arg(V x) { return x; }
   template <class S> static bool in_range(S x) { return exp_safe(x); }
   template <class S> static S scalar(S x) { return std::exp(x); }
   template <class Z> static Z complex(Z z) { return std::exp(z); }
@@ -142,6 +145,7 @@ struct Sigmoid {
   static constexpr bool kHeavy = true;
   // exp(-|x|) never overflows; the x < 0 branch keeps small results' relative precision.
   template <class A> static auto array(const A& a) { return (-a.abs()).exp(); }
+  template <class V> static V exp_arg(V x) { return x < 0 ? x : -x; }  // -|x| (+0 for -0: the same exp)
   template <class S> static S blend(S x, S e) {
     const S r = S(1) / (S(1) + e);
     return x >= S(0) ? r : e * r;
