@@ -96,12 +96,16 @@ def test_fused_equals_eager_in_each_variant(variant):
         np.testing.assert_array_equal(tf.function(chain)(x).numpy(), chain(x).numpy())
 
 
-# The binary ops with per-ISA copies (elementwise_isa.h's EF_ISA_BINARY_OPS) in their eager kernels.
+# The binary ops with per-ISA copies (elementwise_isa.h's EF_ISA_BINARY_OPS, EF_ISA_COMPARE_OPS) in
+# their eager kernels.
 BINARY_NUMPY = {
     "AddV2": np.add, "Sub": np.subtract, "Mul": np.multiply, "Maximum": np.maximum, "Minimum": np.minimum,
     "SquaredDifference": lambda a, b: np.square(a - b),
     "RealDiv": lambda a, b: np.floor_divide(a, b) if a.dtype.kind == "i" else np.true_divide(a, b),
+    "Less": np.less, "LessEqual": np.less_equal, "Greater": np.greater, "GreaterEqual": np.greater_equal,
+    "Equal": np.equal, "NotEqual": np.not_equal,
 }
+COMPARISONS = ("Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual")
 # (x shape, y shape): the same shape, a scalar on either side, rows, columns and outer broadcasts, with
 # runs shorter and longer than the inline threshold and one that spans threads.
 BROADCASTS = [((n,), (n,)) for n in (1, 15, 16, 17, 515, 300_001)] + [
@@ -110,8 +114,13 @@ BROADCASTS = [((n,), (n,)) for n in (1, 15, 16, 17, 515, 300_001)] + [
 ]
 
 
-def _binary_sample(dtype, shape, seed):
+def _binary_sample(dtype, shape, seed, ties=False):
     rng = np.random.default_rng(seed)
+    if ties:  # small integers (and NaN, -0.0 for floats): equal pairs are common
+        v = np.round(rng.normal(size=shape) * 2).astype(dtype)
+        if v.size > 8 and np.dtype(dtype).kind == "f":
+            v.flat[:3] = [np.nan, -0.0, np.inf]
+        return v
     if np.dtype(dtype).kind == "i":
         info = np.iinfo(dtype)  # the whole range: sums and products wrap
         v = rng.integers(info.min, info.max, size=shape, dtype=dtype, endpoint=True)
@@ -126,9 +135,11 @@ def _binary_sample(dtype, shape, seed):
 def test_binary_eager_kernels_match_numpy_bitwise_in_each_variant(variant, name):
     for dtype in (np.float32, np.float64, np.int32, np.int64):
         for i, (sx, sy) in enumerate(BROADCASTS):
-            x, y = _binary_sample(dtype, sx, 2 * i), _binary_sample(dtype, sy, 2 * i + 1)
+            ties = name in COMPARISONS
+            x, y = _binary_sample(dtype, sx, 2 * i, ties), _binary_sample(dtype, sy, 2 * i + 1, ties)
             with np.errstate(all="ignore"):
-                want = np.asarray(BINARY_NUMPY[name](x, y), dtype)
+                want = np.asarray(BINARY_NUMPY[name](x, y))
+            want = want if want.dtype == bool else want.astype(dtype)
             got = execute1(name, [tf.constant(x), tf.constant(y)]).numpy()
             assert got.shape == want.shape
             np.testing.assert_array_equal(got.view(f"i{got.itemsize}"), want.view(f"i{want.itemsize}"),

@@ -26,8 +26,7 @@ void compare_kernel(KernelContext& c) {
     return;
   }
   EF_DISPATCH_POD(t, EF_UNSUPPORTED(c), {
-    if constexpr (std::is_invocable_v<Cmp, T, T>)
-      binary_loop<T, T, bool>(*c.input(0), *c.input(1), *out, [](T a, T b) { return Cmp()(a, b); });
+    if constexpr (std::is_invocable_v<Cmp, T, T>) binary_op_loop<Cmp, T>(*c.input(0), *c.input(1), *out);
   });
 }
 

@@ -5,6 +5,7 @@
 
 #include "kernels/cpu/binary_functors.h"
 #include "kernels/cpu/broadcast.h"
+#include "kernels/cpu/compare_functors.h"
 #include "kernels/cpu/elementwise_blocks.h"
 #include "kernels/cpu/elementwise_isa.h"
 #include "ops/op_util.h"
@@ -49,32 +50,56 @@ struct IntDivisor : std::false_type {};
 template <class F>
 struct IntDivisor<F, std::void_t<decltype(F::kIntDivisor)>> : std::bool_constant<F::kIntDivisor> {};
 
-// F's position in EF_ISA_BINARY_OPS (its block functions are compiled per ISA); -1: none.
+// Where F's block functions are compiled per ISA (elementwise_isa.h): its position in its list
+// (kIndex; -1: none), the output type for T, and the variant's blocks of its list for T.
 template <class F>
-constexpr int kIsaBinaryOp = -1;
-#define EF_ISA_BINARY_INDEX(NAME) \
-  template <>                     \
-  constexpr int kIsaBinaryOp<binary_functors::NAME> = kIsaBinaryIndex##NAME;
+struct IsaOp {
+  static constexpr int kIndex = -1;
+  template <class T>
+  using Out = T;
+};
+#define EF_ISA_BINARY_INDEX(NAME)                                              \
+  template <>                                                                  \
+  struct IsaOp<binary_functors::NAME> {                                        \
+    static constexpr int kIndex = kIsaBinaryIndex##NAME;                       \
+    template <class T>                                                         \
+    using Out = T;                                                             \
+    template <class T>                                                         \
+    static const IsaBinaryBlocks<T>& blocks() { return isa_binary_blocks<T>(); } \
+  };
 EF_ISA_BINARY_OPS(EF_ISA_BINARY_INDEX)
 #undef EF_ISA_BINARY_INDEX
+#define EF_ISA_COMPARE_INDEX(NAME)                                               \
+  template <>                                                                    \
+  struct IsaOp<compare_functors::NAME> {                                         \
+    static constexpr int kIndex = kIsaCompareIndex##NAME;                        \
+    template <class T>                                                           \
+    using Out = bool;                                                            \
+    template <class T>                                                           \
+    static const IsaCompareBlocks<T>& blocks() { return isa_compare_blocks<T>(); } \
+  };
+EF_ISA_COMPARE_OPS(EF_ISA_COMPARE_INDEX)
+#undef EF_ISA_COMPARE_INDEX
 
 // The inner loops of binary_loop through the per-ISA copies of F's blocks; runs shorter than a few
 // vectors (a broadcast's narrow rows) stay inline.
-template <class F, class T>
-struct IsaBinaryRuns : BinaryRuns<T, T, T, F> {
-  static constexpr int kOp = kIsaBinaryOp<F>;
+template <class F, class T, class O = typename IsaOp<F>::template Out<T>>
+struct IsaBinaryRuns : BinaryRuns<T, T, O, F> {
+  using Inline = BinaryRuns<T, T, O, F>;
+  static constexpr int kOp = IsaOp<F>::kIndex;
   static constexpr int64_t kInline = 16;
-  const IsaBinaryBlocks<T>& blocks = isa_binary_blocks<T>();
-  void both(const T* a, const T* b, T* out, int64_t n) const {
-    if (n < kInline) return BinaryRuns<T, T, T, F>::both(a, b, out, n);
+  const IsaBinaryForms<T, O, std::extent_v<decltype(IsaOp<F>::template blocks<T>().both)>>& blocks =
+      IsaOp<F>::template blocks<T>();
+  void both(const T* a, const T* b, O* out, int64_t n) const {
+    if (n < kInline) return Inline::both(a, b, out, n);
     blocks.both[kOp](a, b, out, n);
   }
-  void scalar_left(T a, const T* b, T* out, int64_t n) const {
-    if (n < kInline) return BinaryRuns<T, T, T, F>::scalar_left(a, b, out, n);
+  void scalar_left(T a, const T* b, O* out, int64_t n) const {
+    if (n < kInline) return Inline::scalar_left(a, b, out, n);
     blocks.scalar_left[kOp](a, b, out, n);
   }
-  void scalar_right(const T* a, T b, T* out, int64_t n) const {
-    if (n < kInline) return BinaryRuns<T, T, T, F>::scalar_right(a, b, out, n);
+  void scalar_right(const T* a, T b, O* out, int64_t n) const {
+    if (n < kInline) return Inline::scalar_right(a, b, out, n);
     blocks.scalar_right[kOp](a, b, out, n);
   }
 };
@@ -82,10 +107,11 @@ struct IsaBinaryRuns : BinaryRuns<T, T, T, F> {
 // out = F(x, y) with broadcasting: through the per-ISA copies where F and T have them.
 template <class F, class T>
 void binary_op_loop(const TensorImpl& x, const TensorImpl& y, TensorImpl& out) {
-  if constexpr (kIsaBinaryOp<F> >= 0 && kIsaBinaryType<T>) {
-    binary_loop_runs<T, T, T>(x, y, out, IsaBinaryRuns<F, T>{});
+  using O = typename IsaOp<F>::template Out<T>;
+  if constexpr (IsaOp<F>::kIndex >= 0 && kIsaBinaryType<T>) {
+    binary_loop_runs<T, T, O>(x, y, out, IsaBinaryRuns<F, T>{});
   } else {
-    binary_loop<T, T, T>(x, y, out, [](T a, T b) -> T { return F()(a, b); });
+    binary_loop<T, T, O>(x, y, out, [](T a, T b) -> O { return F()(a, b); });
   }
 }
 
@@ -122,8 +148,8 @@ struct BinaryBlockRegistrar {
   }
   template <class T>
   static void add(const char* name) {
-    if constexpr (kIsaBinaryOp<F> >= 0) {
-      register_binary_block<T>(name, isa_binary_block<kIsaBinaryOp<F>, T>);
+    if constexpr (IsaOp<F>::kIndex >= 0) {
+      register_binary_block<T>(name, isa_binary_block<IsaOp<F>::kIndex, T>);
     } else {
       register_binary_block<T>(name, binary_block<F, T>);
     }

@@ -12,9 +12,11 @@
 #include "kernels/cpu/elementwise_blocks.h"
 #include "ops/unary_op_table.h"
 
-// The binary ops with copies: the fused chains' arithmetic (functors of binary_functors.h).
-// Integer RealDiv's copies run only after its kernel has checked the divisors.
+// The binary ops with copies: the fused chains' arithmetic (functors of binary_functors.h) and the
+// comparisons (compare_functors.h; bool out). Integer RealDiv's copies run only after its kernel has
+// checked the divisors.
 #define EF_ISA_BINARY_OPS(X) X(AddV2) X(Sub) X(Mul) X(RealDiv) X(Maximum) X(Minimum) X(SquaredDifference)
+#define EF_ISA_COMPARE_OPS(X) X(Less) X(LessEqual) X(Greater) X(GreaterEqual) X(Equal) X(NotEqual)
 
 namespace ef {
 
@@ -31,20 +33,25 @@ enum IsaBinaryOpIndex : int {
 #undef EF_BINARY_INDEX
   kIsaBinaryOpCount
 };
-
-// A binary op over n contiguous elements where one operand is a scalar (a broadcast operand).
-template <class T>
-using BinaryScalarLeftFn = void (*)(T a, const T* b, T* out, int64_t n);
-template <class T>
-using BinaryScalarRightFn = void (*)(const T* a, T b, T* out, int64_t n);
-
-// Per binary op: out[i] = F(a[i], b[i]), F(a, b[i]) and F(a[i], b).
-template <class T>
-struct IsaBinaryBlocks {
-  BinaryBlockFn<T> both[kIsaBinaryOpCount];
-  BinaryScalarLeftFn<T> scalar_left[kIsaBinaryOpCount];
-  BinaryScalarRightFn<T> scalar_right[kIsaBinaryOpCount];
+enum IsaCompareOpIndex : int {
+#define EF_COMPARE_INDEX(NAME) kIsaCompareIndex##NAME,
+  EF_ISA_COMPARE_OPS(EF_COMPARE_INDEX)
+#undef EF_COMPARE_INDEX
+  kIsaCompareOpCount
 };
+
+// Per op of a list of N binary ops over n contiguous elements: out[i] = F(a[i], b[i]), F(a, b[i])
+// and F(a[i], b) (one operand a broadcast scalar).
+template <class T, class O, int N>
+struct IsaBinaryForms {
+  void (*both[N])(const T* a, const T* b, O* out, int64_t n);
+  void (*scalar_left[N])(T a, const T* b, O* out, int64_t n);
+  void (*scalar_right[N])(const T* a, T b, O* out, int64_t n);
+};
+template <class T>
+using IsaBinaryBlocks = IsaBinaryForms<T, T, kIsaBinaryOpCount>;
+template <class T>
+using IsaCompareBlocks = IsaBinaryForms<T, bool, kIsaCompareOpCount>;
 
 // One compiled variant: per op, its block functions over n contiguous elements on one thread (`in`
 // may equal `out`). Null where a unary op has no float form, and in the non-baseline variants for
@@ -57,6 +64,10 @@ struct IsaBlocks {
   IsaBinaryBlocks<double> binary_f64;
   IsaBinaryBlocks<int32_t> binary_i32;
   IsaBinaryBlocks<int64_t> binary_i64;
+  IsaCompareBlocks<float> compare_f32;
+  IsaCompareBlocks<double> compare_f64;
+  IsaCompareBlocks<int32_t> compare_i32;
+  IsaCompareBlocks<int64_t> compare_i64;
 };
 
 // The variant in use (every entry set where the baseline's is).
@@ -73,7 +84,7 @@ template <class T>
 constexpr bool kIsaBinaryType = std::is_same_v<T, float> || std::is_same_v<T, double> ||
                                 std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>;
 
-// The binary blocks of the variant in use for T (one of kIsaBinaryType).
+// The binary and comparison blocks of the variant in use for T (one of kIsaBinaryType).
 template <class T>
 const IsaBinaryBlocks<T>& isa_binary_blocks() {
   const IsaBlocks& b = isa_blocks();
@@ -85,6 +96,19 @@ const IsaBinaryBlocks<T>& isa_binary_blocks() {
     return b.binary_i32;
   } else {
     return b.binary_i64;
+  }
+}
+template <class T>
+const IsaCompareBlocks<T>& isa_compare_blocks() {
+  const IsaBlocks& b = isa_blocks();
+  if constexpr (std::is_same_v<T, float>) {
+    return b.compare_f32;
+  } else if constexpr (std::is_same_v<T, double>) {
+    return b.compare_f64;
+  } else if constexpr (std::is_same_v<T, int32_t>) {
+    return b.compare_i32;
+  } else {
+    return b.compare_i64;
   }
 }
 

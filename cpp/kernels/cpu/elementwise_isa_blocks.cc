@@ -29,6 +29,7 @@
 #include <Eigen/Core>
 
 #include "kernels/cpu/binary_functors.h"
+#include "kernels/cpu/compare_functors.h"
 #include "kernels/cpu/elementwise_isa.h"
 #include "kernels/cpu/exp_f32.h"
 #include "kernels/cpu/unary_functors.h"
@@ -138,18 +139,18 @@ constexpr UnaryBlockFn<T> entry() {
 }
 
 // out[i] = F(a[i], b[i]) (and with a or b one scalar), as the eager kernels apply F.
-template <class F, class T>
-void binary_block(const T* a, const T* b, T* out, int64_t n) {
+template <class F, class T, class O>
+void binary_block(const T* a, const T* b, O* out, int64_t n) {
   const F f;
   for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b[i]);
 }
-template <class F, class T>
-void binary_scalar_left(T a, const T* b, T* out, int64_t n) {
+template <class F, class T, class O>
+void binary_scalar_left(T a, const T* b, O* out, int64_t n) {
   const F f;
   for (int64_t i = 0; i < n; ++i) out[i] = f(a, b[i]);
 }
-template <class F, class T>
-void binary_scalar_right(const T* a, T b, T* out, int64_t n) {
+template <class F, class T, class O>
+void binary_scalar_right(const T* a, T b, O* out, int64_t n) {
   const F f;
   for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b);
 }
@@ -157,15 +158,30 @@ void binary_scalar_right(const T* a, T b, T* out, int64_t n) {
 template <class T>
 constexpr IsaBinaryBlocks<T> binary_blocks() {
   return {
-#define EF_BINARY_ENTRY(NAME) &binary_block<binary_functors::NAME, T>,
+#define EF_BINARY_ENTRY(NAME) &binary_block<binary_functors::NAME, T, T>,
       {EF_ISA_BINARY_OPS(EF_BINARY_ENTRY)},
 #undef EF_BINARY_ENTRY
-#define EF_BINARY_ENTRY(NAME) &binary_scalar_left<binary_functors::NAME, T>,
+#define EF_BINARY_ENTRY(NAME) &binary_scalar_left<binary_functors::NAME, T, T>,
       {EF_ISA_BINARY_OPS(EF_BINARY_ENTRY)},
 #undef EF_BINARY_ENTRY
-#define EF_BINARY_ENTRY(NAME) &binary_scalar_right<binary_functors::NAME, T>,
+#define EF_BINARY_ENTRY(NAME) &binary_scalar_right<binary_functors::NAME, T, T>,
       {EF_ISA_BINARY_OPS(EF_BINARY_ENTRY)},
 #undef EF_BINARY_ENTRY
+  };
+}
+
+template <class T>
+constexpr IsaCompareBlocks<T> compare_blocks() {
+  return {
+#define EF_COMPARE_ENTRY(NAME) &binary_block<compare_functors::NAME, T, bool>,
+      {EF_ISA_COMPARE_OPS(EF_COMPARE_ENTRY)},
+#undef EF_COMPARE_ENTRY
+#define EF_COMPARE_ENTRY(NAME) &binary_scalar_left<compare_functors::NAME, T, bool>,
+      {EF_ISA_COMPARE_OPS(EF_COMPARE_ENTRY)},
+#undef EF_COMPARE_ENTRY
+#define EF_COMPARE_ENTRY(NAME) &binary_scalar_right<compare_functors::NAME, T, bool>,
+      {EF_ISA_COMPARE_OPS(EF_COMPARE_ENTRY)},
+#undef EF_COMPARE_ENTRY
   };
 }
 
@@ -185,6 +201,10 @@ const IsaBlocks EF_ISA_NAME(isa_blocks) = {
     binary_blocks<double>(),
     binary_blocks<int32_t>(),
     binary_blocks<int64_t>(),
+    compare_blocks<float>(),
+    compare_blocks<double>(),
+    compare_blocks<int32_t>(),
+    compare_blocks<int64_t>(),
 };
 
 }  // namespace ef
