@@ -514,7 +514,10 @@ def main():
         # The release worker imports its own installed eagerflow, never the working tree's.
         tree = [] if fw == RELEASE else [os.path.join(ROOT, "python")]
         path = os.pathsep.join(filter(None, tree + [os.environ.get("PYTHONPATH")]))
-        env = dict(os.environ, PYTHONPATH=path, **MAX_ISA_ENV.get(a.max_isa, {}))
+        limit = dict(MAX_ISA_ENV.get(a.max_isa, {}))
+        if "XLA_FLAGS" in limit and os.environ.get("XLA_FLAGS"):
+            limit["XLA_FLAGS"] = os.environ["XLA_FLAGS"] + " " + limit["XLA_FLAGS"]
+        env = dict(os.environ, PYTHONPATH=path, **limit)
         if not path:
             del env["PYTHONPATH"]
         env.pop("LD_PRELOAD", None)

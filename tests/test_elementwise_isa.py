@@ -144,3 +144,25 @@ def test_binary_eager_kernels_match_numpy_bitwise_in_each_variant(variant, name)
             assert got.shape == want.shape
             np.testing.assert_array_equal(got.view(f"i{got.itemsize}"), want.view(f"i{want.itemsize}"),
                                           err_msg=f"{name} {np.dtype(dtype).name} {sx} {sy}")
+
+
+def test_float_exp_ulps_in_each_variant(variant):
+    # Exp's float block (exp_f32.h) over the range it computes itself (|x| <= 87; outside, the C
+    # library's exp). Measured: 0.92 ulp with FMA, 1.18 on SSE2; TF 2.21's kernel 1.25, and Eigen's
+    # AVX-512 exp, which this replaced, 4.4.
+    x = np.linspace(-87, 87, 400_003, dtype=np.float32)
+    want = np.exp(x.astype(np.float64))
+    got = tf.exp(tf.constant(x)).numpy().astype(np.float64)
+    ulps = np.abs(got - want) / np.spacing(want.astype(np.float32)).astype(np.float64)
+    assert ulps.max() < 1.5
+
+
+@pytest.mark.parametrize("name", ["Maximum", "Minimum"])
+def test_maximum_minimum_signed_zeros_in_each_variant(variant, name):
+    # TF: maximum(-0, +0) is +0 and maximum(+0, -0) is -0 (the second operand on a tie), as NumPy.
+    x = np.array([0.0, -0.0] * 20, np.float32)
+    y = np.array([-0.0, 0.0] * 20, np.float32)
+    for a, b in ((x, y), (x, np.float32(-0.0)), (np.float32(0.0), y)):
+        got = execute1(name, [tf.constant(a), tf.constant(b)]).numpy()
+        want = getattr(np, name.lower())(a, b)
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(np.broadcast_to(want, got.shape)))

@@ -65,7 +65,7 @@ struct IsaOp {
     template <class T>                                                         \
     using Out = T;                                                             \
     template <class T>                                                         \
-    static const IsaBinaryBlocks<T>& blocks() { return isa_binary_blocks<T>(); } \
+    static const IsaBinaryBlocks<T>& blocks() { return isa_typed_blocks<T>().binary; } \
   };
 EF_ISA_BINARY_OPS(EF_ISA_BINARY_INDEX)
 #undef EF_ISA_BINARY_INDEX
@@ -76,18 +76,19 @@ EF_ISA_BINARY_OPS(EF_ISA_BINARY_INDEX)
     template <class T>                                                           \
     using Out = bool;                                                            \
     template <class T>                                                           \
-    static const IsaCompareBlocks<T>& blocks() { return isa_compare_blocks<T>(); } \
+    static const IsaCompareBlocks<T>& blocks() { return isa_typed_blocks<T>().compare; } \
   };
 EF_ISA_COMPARE_OPS(EF_ISA_COMPARE_INDEX)
 #undef EF_ISA_COMPARE_INDEX
 
 // The inner loops of binary_loop through the per-ISA copies of F's blocks; runs shorter than a few
-// vectors (a broadcast's narrow rows) stay inline.
+// vectors (a broadcast's narrow rows, where an indirect call per row costs as much as the row) stay
+// inline.
 template <class F, class T, class O = typename IsaOp<F>::template Out<T>>
 struct IsaBinaryRuns : BinaryRuns<T, T, O, F> {
   using Inline = BinaryRuns<T, T, O, F>;
   static constexpr int kOp = IsaOp<F>::kIndex;
-  static constexpr int64_t kInline = 16;
+  static constexpr int64_t kInline = 64;
   const IsaBinaryForms<T, O, std::extent_v<decltype(IsaOp<F>::template blocks<T>().both)>>& blocks =
       IsaOp<F>::template blocks<T>();
   void both(const T* a, const T* b, O* out, int64_t n) const {
@@ -104,11 +105,18 @@ struct IsaBinaryRuns : BinaryRuns<T, T, O, F> {
   }
 };
 
-// out = F(x, y) with broadcasting: through the per-ISA copies where F and T have them.
+#ifdef EF_ISA_COPIES
+constexpr bool kIsaCopies = true;
+#else
+constexpr bool kIsaCopies = false;  // the baseline copy alone: the same code as the inline loops
+#endif
+
+// out = F(x, y) with broadcasting: through the per-ISA copies where the build, F and T have them.
 template <class F, class T>
 void binary_op_loop(const TensorImpl& x, const TensorImpl& y, TensorImpl& out) {
   using O = typename IsaOp<F>::template Out<T>;
-  if constexpr (IsaOp<F>::kIndex >= 0 && kIsaBinaryType<T>) {
+  if constexpr (kIsaCopies && IsaOp<F>::kIndex >= 0 && kIsaBinaryType<T> &&
+                !(std::is_integral_v<T> && IntDivisor<F>::value)) {
     binary_loop_runs<T, T, O>(x, y, out, IsaBinaryRuns<F, T>{});
   } else {
     binary_loop<T, T, O>(x, y, out, [](T a, T b) -> O { return F()(a, b); });

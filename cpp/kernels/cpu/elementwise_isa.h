@@ -3,8 +3,11 @@
 // math when it is compiled, and GCC its vector width, so a baseline build (SSE2: 4 float lanes)
 // would never use AVX-512's 16. The unary ops' eager kernels, the fused elementwise kernel's steps
 // and the scalar loop interpreter all call the variant in use, so they agree bit for bit. The binary
-// ops' copies (float, double, int32, int64) serve their eager kernels' contiguous runs and the fused
-// kernel; each op is one correctly rounded or wrapping operation, the same bits on every ISA.
+// arithmetic's copies (float, double, int32, int64) serve the fused kernel and, in builds with more
+// than the baseline copy (EF_ISA_COPIES), the eager kernels' contiguous runs; the comparisons' copies
+// serve the eager kernels only. Each op is one correctly rounded, wrapping or exact operation: the
+// same bits on every ISA. (The avx512 copy's loops that GCC vectorizes itself use 256-bit vectors:
+// EAGERFLOW_AVX512_SAFE in CMakeLists.txt.)
 #pragma once
 #include <string>
 #include <type_traits>
@@ -13,8 +16,8 @@
 #include "ops/unary_op_table.h"
 
 // The binary ops with copies: the fused chains' arithmetic (functors of binary_functors.h) and the
-// comparisons (compare_functors.h; bool out). Integer RealDiv's copies run only after its kernel has
-// checked the divisors.
+// comparisons (compare_functors.h; bool out). Integer division has none (no vector instruction
+// divides integers): its entries are null.
 #define EF_ISA_BINARY_OPS(X) X(AddV2) X(Sub) X(Mul) X(RealDiv) X(Maximum) X(Minimum) X(SquaredDifference)
 #define EF_ISA_COMPARE_OPS(X) X(Less) X(LessEqual) X(Greater) X(GreaterEqual) X(Equal) X(NotEqual)
 
@@ -56,18 +59,21 @@ using IsaCompareBlocks = IsaBinaryForms<T, bool, kIsaCompareOpCount>;
 // One compiled variant: per op, its block functions over n contiguous elements on one thread (`in`
 // may equal `out`). Null where a unary op has no float form, and in the non-baseline variants for
 // the ops whose math is a C-library call per element (the baseline's copy serves them).
+// A variant's binary blocks for one dtype.
+template <class T>
+struct IsaTypedBlocks {
+  IsaBinaryBlocks<T> binary;
+  IsaCompareBlocks<T> compare;
+};
+
 struct IsaBlocks {
   const char* name;
   UnaryBlockFn<float> f32[kUnaryOpCount];
   UnaryBlockFn<double> f64[kUnaryOpCount];
-  IsaBinaryBlocks<float> binary_f32;
-  IsaBinaryBlocks<double> binary_f64;
-  IsaBinaryBlocks<int32_t> binary_i32;
-  IsaBinaryBlocks<int64_t> binary_i64;
-  IsaCompareBlocks<float> compare_f32;
-  IsaCompareBlocks<double> compare_f64;
-  IsaCompareBlocks<int32_t> compare_i32;
-  IsaCompareBlocks<int64_t> compare_i64;
+  IsaTypedBlocks<float> t_f32;
+  IsaTypedBlocks<double> t_f64;
+  IsaTypedBlocks<int32_t> t_i32;
+  IsaTypedBlocks<int64_t> t_i64;
 };
 
 // The variant in use (every entry set where the baseline's is).
@@ -86,36 +92,23 @@ constexpr bool kIsaBinaryType = std::is_same_v<T, float> || std::is_same_v<T, do
 
 // The binary and comparison blocks of the variant in use for T (one of kIsaBinaryType).
 template <class T>
-const IsaBinaryBlocks<T>& isa_binary_blocks() {
+const IsaTypedBlocks<T>& isa_typed_blocks() {
   const IsaBlocks& b = isa_blocks();
   if constexpr (std::is_same_v<T, float>) {
-    return b.binary_f32;
+    return b.t_f32;
   } else if constexpr (std::is_same_v<T, double>) {
-    return b.binary_f64;
+    return b.t_f64;
   } else if constexpr (std::is_same_v<T, int32_t>) {
-    return b.binary_i32;
+    return b.t_i32;
   } else {
-    return b.binary_i64;
-  }
-}
-template <class T>
-const IsaCompareBlocks<T>& isa_compare_blocks() {
-  const IsaBlocks& b = isa_blocks();
-  if constexpr (std::is_same_v<T, float>) {
-    return b.compare_f32;
-  } else if constexpr (std::is_same_v<T, double>) {
-    return b.compare_f64;
-  } else if constexpr (std::is_same_v<T, int32_t>) {
-    return b.compare_i32;
-  } else {
-    return b.compare_i64;
+    return b.t_i64;
   }
 }
 
 // Binary op I's block function in the variant in use.
 template <int I, class T>
 void isa_binary_block(const T* a, const T* b, T* out, int64_t n) {
-  isa_binary_blocks<T>().both[I](a, b, out, n);
+  isa_typed_blocks<T>().binary.both[I](a, b, out, n);
 }
 
 }  // namespace ef

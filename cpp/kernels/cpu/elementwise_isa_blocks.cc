@@ -1,13 +1,15 @@
-// The elementwise ops' float/double block functions (unary: Eigen's vectorized array functions, as
-// TF's kernels use; binary: the fused chains' arithmetic), compiled once per ISA: CMakeLists.txt
+// The elementwise ops' block functions (unary float/double: Eigen's vectorized array functions, as
+// TF's kernels use, and exp_f32.h's exp; binary float/double/int32/int64: the arithmetic of the fused
+// chains and eager kernels, and the comparisons), compiled once per ISA: CMakeLists.txt
 // builds this file with EF_ISA naming the variant and that ISA's -m flags, and elementwise_isa.cc
 // picks one at run time.
 //
 // Nothing this file defines may be shared between variants: the linker keeps one copy of each
 // inline function or template instantiation, so an AVX-512 copy could serve the baseline's calls on a
 // CPU without AVX-512. Eigen's namespace is therefore renamed per variant, the unary functors (and
-// every template instantiated with them) are file-local, the binary functors' one-line operators are
-// inlined, and cmake/check_isa_object.py fails the build when a non-baseline object exports any
+// every template instantiated with them) are file-local, the binary and comparison functors' one-line
+// operators (and wrapping.h's helpers) are inlined (integer division, whose helpers are not, has no
+// copies), and cmake/check_isa_object.py fails the build when a non-baseline object exports any
 // other symbol or runs code at load time (before the CPU check). Compiled with -fno-trapping-math,
 // so the fixup passes' selects vectorize without AVX-512's masks.
 
@@ -79,17 +81,14 @@ struct HasExpArg : std::false_type {};
 template <class Op>
 struct HasExpArg<Op, std::void_t<decltype(&Op::template exp_arg<float>)>> : std::true_type {};
 
-// out = Op::array(in): float exp through exp_f32.h where Eigen's 2^m is its slow generic ldexp
-// (no AVX-512).
+// out = Op::array(in), float exp through exp_f32.h.
 template <class Op, class T>
 void array_pass(const T* in, T* out, int64_t n) {
-#ifndef __AVX512F__
   if constexpr (HasExpArg<Op>::value && std::is_same_v<T, float>) {
     exp_f32_block<kExpVectorBytes>(in, out, n, [](auto v) { return Op::exp_arg(v); });
-    return;
+  } else {
+    ArrayMap<T>(out, n) = Op::array(ConstArrayMap<T>(in, n));
   }
-#endif
-  ArrayMap<T>(out, n) = Op::array(ConstArrayMap<T>(in, n));
 }
 
 template <class Op, class S>
@@ -138,7 +137,8 @@ constexpr UnaryBlockFn<T> entry() {
   }
 }
 
-// out[i] = F(a[i], b[i]) (and with a or b one scalar), as the eager kernels apply F.
+// out[i] = F(a[i], b[i]) (and with a or b one scalar), as the eager kernels apply F (the loops of
+// broadcast.h's BinaryRuns, here file-local so each copy compiles its own).
 template <class F, class T, class O>
 void binary_block(const T* a, const T* b, O* out, int64_t n) {
   const F f;
@@ -155,34 +155,34 @@ void binary_scalar_right(const T* a, T b, O* out, int64_t n) {
   for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b);
 }
 
-template <class T>
-constexpr IsaBinaryBlocks<T> binary_blocks() {
-  return {
-#define EF_BINARY_ENTRY(NAME) &binary_block<binary_functors::NAME, T, T>,
-      {EF_ISA_BINARY_OPS(EF_BINARY_ENTRY)},
-#undef EF_BINARY_ENTRY
-#define EF_BINARY_ENTRY(NAME) &binary_scalar_left<binary_functors::NAME, T, T>,
-      {EF_ISA_BINARY_OPS(EF_BINARY_ENTRY)},
-#undef EF_BINARY_ENTRY
-#define EF_BINARY_ENTRY(NAME) &binary_scalar_right<binary_functors::NAME, T, T>,
-      {EF_ISA_BINARY_OPS(EF_BINARY_ENTRY)},
-#undef EF_BINARY_ENTRY
-  };
+// Integer division has no copies.
+template <class F, class = void>
+struct Divides : std::false_type {};
+template <class F>
+struct Divides<F, std::void_t<decltype(F::kIntDivisor)>> : std::bool_constant<F::kIntDivisor> {};
+
+// One op's three forms, null where it has no copy.
+template <class F, class T, class O, class Forms>
+constexpr void set_forms(Forms& forms, int i) {
+  if constexpr (!(std::is_integral_v<T> && Divides<F>::value)) {
+    forms.both[i] = &binary_block<F, T, O>;
+    forms.scalar_left[i] = &binary_scalar_left<F, T, O>;
+    forms.scalar_right[i] = &binary_scalar_right<F, T, O>;
+  }
 }
 
 template <class T>
-constexpr IsaCompareBlocks<T> compare_blocks() {
-  return {
-#define EF_COMPARE_ENTRY(NAME) &binary_block<compare_functors::NAME, T, bool>,
-      {EF_ISA_COMPARE_OPS(EF_COMPARE_ENTRY)},
+constexpr IsaTypedBlocks<T> typed_blocks() {
+  IsaTypedBlocks<T> t{};
+#define EF_BINARY_ENTRY(NAME) \
+  set_forms<binary_functors::NAME, T, T>(t.binary, kIsaBinaryIndex##NAME);
+  EF_ISA_BINARY_OPS(EF_BINARY_ENTRY)
+#undef EF_BINARY_ENTRY
+#define EF_COMPARE_ENTRY(NAME) \
+  set_forms<compare_functors::NAME, T, bool>(t.compare, kIsaCompareIndex##NAME);
+  EF_ISA_COMPARE_OPS(EF_COMPARE_ENTRY)
 #undef EF_COMPARE_ENTRY
-#define EF_COMPARE_ENTRY(NAME) &binary_scalar_left<compare_functors::NAME, T, bool>,
-      {EF_ISA_COMPARE_OPS(EF_COMPARE_ENTRY)},
-#undef EF_COMPARE_ENTRY
-#define EF_COMPARE_ENTRY(NAME) &binary_scalar_right<compare_functors::NAME, T, bool>,
-      {EF_ISA_COMPARE_OPS(EF_COMPARE_ENTRY)},
-#undef EF_COMPARE_ENTRY
-  };
+  return t;
 }
 
 }  // namespace
@@ -197,14 +197,10 @@ const IsaBlocks EF_ISA_NAME(isa_blocks) = {
 #define EF_UNARY_ENTRY(NAME, INPUT, TYPES) entry<NAME, double>(),
     {EF_UNARY_OPS(EF_UNARY_ENTRY)},
 #undef EF_UNARY_ENTRY
-    binary_blocks<float>(),
-    binary_blocks<double>(),
-    binary_blocks<int32_t>(),
-    binary_blocks<int64_t>(),
-    compare_blocks<float>(),
-    compare_blocks<double>(),
-    compare_blocks<int32_t>(),
-    compare_blocks<int64_t>(),
+    typed_blocks<float>(),
+    typed_blocks<double>(),
+    typed_blocks<int32_t>(),
+    typed_blocks<int64_t>(),
 };
 
 }  // namespace ef

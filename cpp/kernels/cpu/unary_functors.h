@@ -72,8 +72,8 @@ struct Sign {
 struct Exp {
   static constexpr bool kHeavy = true;
   template <class A> static auto array(const A& a) { return a.exp(); }
-  // array() is exp(exp_arg(x)) (a scalar or a vector of them): the copies without AVX-512 run
-  // exp_f32.h's exp on it.
+  // array() is exp(exp_arg(x)) (a scalar or a vector of them): the float blocks run exp_f32.h's
+  // exp on it.
   template <class V> static V exp_arg(V x) { return x; }
   template <class S> static bool in_range(S x) { return exp_safe(x); }
   template <class S> static S scalar(S x) { return std::exp(x); }
