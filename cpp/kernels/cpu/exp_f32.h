@@ -1,7 +1,7 @@
 // float exp over whole vectors for the per-ISA copies (elementwise_isa_blocks.cc), in place of
 // Eigen 3.4's: below AVX-512 Eigen scales by 2^m with its generic ldexp (four multiplies and clamps
-// per vector), which made Exp and Sigmoid twice as slow per element on AVX2 as on AVX-512, and its
-// AVX-512 exp is up to 4.4 ulp off (TF's kernels: 1.25). This one builds 2^m from the exponent bits.
+// per vector: Exp and Sigmoid twice as slow per element on AVX2 as on AVX-512), and its AVX-512 exp
+// is up to 4.4 ulp off (TF's kernels: 1.25). This one builds 2^m from the exponent bits.
 //
 // Valid where exp_safe(x) (|x| <= 87: the result and 2^m are normal numbers); the callers fix up the
 // other lanes with the C library's exp. Error: the reduction r = x - m ln2 (ln2 in two parts; m
