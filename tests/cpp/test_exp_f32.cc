@@ -31,7 +31,7 @@ std::vector<float> domain_sample() {
 TEST(ExpF32, WithinOneAndAHalfUlpOfTheTrueValue) {
   const std::vector<float> xs = domain_sample();
   std::vector<float> out(xs.size());
-  exp_f32_block<kExpVectorBytes>(xs.data(), out.data(), static_cast<int64_t>(xs.size()), [](auto v) { return v; });
+  exp_f32_block<kVectorBytes>(xs.data(), out.data(), static_cast<int64_t>(xs.size()), [](auto v) { return v; });
   double worst = 0;
   for (size_t i = 0; i < xs.size(); ++i) {
     const double want = std::exp(static_cast<double>(xs[i]));
@@ -47,11 +47,11 @@ TEST(ExpF32, TailsGiveTheBitsOfWholeVectors) {
   std::vector<float> xs(64);
   for (size_t i = 0; i < xs.size(); ++i) xs[i] = -40.0f + 1.37f * static_cast<float>(i);
   std::vector<float> whole(xs.size());
-  exp_f32_block<kExpVectorBytes>(xs.data(), whole.data(), 64, [](auto v) { return v; });
+  exp_f32_block<kVectorBytes>(xs.data(), whole.data(), 64, [](auto v) { return v; });
   for (int64_t start = 0; start < 17; ++start) {
     for (int64_t n = 0; n + start <= 64; n += 5) {
       std::vector<float> part(static_cast<size_t>(n), -1.0f);
-      exp_f32_block<kExpVectorBytes>(xs.data() + start, part.data(), n, [](auto v) { return v; });
+      exp_f32_block<kVectorBytes>(xs.data() + start, part.data(), n, [](auto v) { return v; });
       for (int64_t i = 0; i < n; ++i) ASSERT_EQ(part[i], whole[start + i]) << start << " " << n << " " << i;
     }
   }

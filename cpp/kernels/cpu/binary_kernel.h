@@ -58,28 +58,23 @@ struct IsaOp {
   template <class T>
   using Out = T;
 };
-#define EF_ISA_BINARY_INDEX(NAME)                                              \
-  template <>                                                                  \
-  struct IsaOp<binary_functors::NAME> {                                        \
-    static constexpr int kIndex = kIsaBinaryIndex##NAME;                       \
-    template <class T>                                                         \
-    using Out = T;                                                             \
-    template <class T>                                                         \
-    static const IsaBinaryBlocks<T>& blocks() { return isa_typed_blocks<T>().binary; } \
+// F = NS::NAME at INDEX of the list whose blocks are IsaTypedBlocks' MEMBER, OUT its output type.
+#define EF_ISA_OP(NS, NAME, INDEX, OUT, MEMBER)                                          \
+  template <>                                                                          \
+  struct IsaOp<NS::NAME> {                                                             \
+    static constexpr int kIndex = INDEX;                                               \
+    template <class T>                                                                 \
+    using Out = OUT;                                                                   \
+    template <class T>                                                                 \
+    static const auto& blocks() { return isa_typed_blocks<T>().MEMBER; }               \
   };
-EF_ISA_BINARY_OPS(EF_ISA_BINARY_INDEX)
-#undef EF_ISA_BINARY_INDEX
-#define EF_ISA_COMPARE_INDEX(NAME)                                               \
-  template <>                                                                    \
-  struct IsaOp<compare_functors::NAME> {                                         \
-    static constexpr int kIndex = kIsaCompareIndex##NAME;                        \
-    template <class T>                                                           \
-    using Out = bool;                                                            \
-    template <class T>                                                           \
-    static const IsaCompareBlocks<T>& blocks() { return isa_typed_blocks<T>().compare; } \
-  };
-EF_ISA_COMPARE_OPS(EF_ISA_COMPARE_INDEX)
-#undef EF_ISA_COMPARE_INDEX
+#define EF_ISA_BINARY_OP(NAME) EF_ISA_OP(binary_functors, NAME, kIsaBinaryIndex##NAME, T, binary)
+#define EF_ISA_COMPARE_OP(NAME) EF_ISA_OP(compare_functors, NAME, kIsaCompareIndex##NAME, bool, compare)
+EF_ISA_BINARY_OPS(EF_ISA_BINARY_OP)
+EF_ISA_COMPARE_OPS(EF_ISA_COMPARE_OP)
+#undef EF_ISA_COMPARE_OP
+#undef EF_ISA_BINARY_OP
+#undef EF_ISA_OP
 
 // The inner loops of binary_loop through the per-ISA copies of F's blocks; runs shorter than a few
 // vectors (a broadcast's narrow rows, where an indirect call per row costs as much as the row) stay
@@ -89,8 +84,7 @@ struct IsaBinaryRuns : BinaryRuns<T, T, O, F> {
   using Inline = BinaryRuns<T, T, O, F>;
   static constexpr int kOp = IsaOp<F>::kIndex;
   static constexpr int64_t kInline = 64;
-  const IsaBinaryForms<T, O, std::extent_v<decltype(IsaOp<F>::template blocks<T>().both)>>& blocks =
-      IsaOp<F>::template blocks<T>();
+  const std::remove_reference_t<decltype(IsaOp<F>::template blocks<T>())>& blocks = IsaOp<F>::template blocks<T>();
   void both(const T* a, const T* b, O* out, int64_t n) const {
     if (n < kInline) return Inline::both(a, b, out, n);
     blocks.both[kOp](a, b, out, n);

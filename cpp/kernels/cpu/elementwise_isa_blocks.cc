@@ -85,7 +85,7 @@ struct HasExpArg<Op, std::void_t<decltype(&Op::template exp_arg<float>)>> : std:
 template <class Op, class T>
 void array_pass(const T* in, T* out, int64_t n) {
   if constexpr (HasExpArg<Op>::value && std::is_same_v<T, float>) {
-    exp_f32_block<kExpVectorBytes>(in, out, n, [](auto v) { return Op::exp_arg(v); });
+    exp_f32_block<kVectorBytes>(in, out, n, [](auto v) { return Op::exp_arg(v); });
   } else {
     ArrayMap<T>(out, n) = Op::array(ConstArrayMap<T>(in, n));
   }

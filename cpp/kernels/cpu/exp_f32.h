@@ -12,17 +12,10 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/cpu/vector_width.h"
+
 namespace ef {
 namespace {
-
-// The copy's vector width: GCC splits wider vector types into several registers.
-#if defined(__AVX512F__)
-constexpr int kExpVectorBytes = 64;
-#elif defined(__AVX__)
-constexpr int kExpVectorBytes = 32;
-#else
-constexpr int kExpVectorBytes = 16;
-#endif
 
 template <int Bytes>
 struct ExpF32 {

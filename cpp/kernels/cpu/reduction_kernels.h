@@ -11,6 +11,7 @@
 
 #include "core/dtype.h"
 #include "core/shape.h"
+#include "kernels/cpu/vector_width.h"
 
 namespace ef {
 
@@ -29,17 +30,6 @@ inline A highest_value() {
   else if constexpr (std::is_floating_point_v<A>) return std::numeric_limits<A>::infinity();
   else return std::numeric_limits<A>::max();
 }
-
-// The widest vector the build targets, for the GCC vector extensions below: a generic vector wider
-// than the ISA's registers is expanded element by element (argmax 15x slower on the baseline x86-64
-// build than one SSE register at a time).
-#if defined(__AVX512F__)
-constexpr int kVectorBytes = 64;
-#elif defined(__AVX__)
-constexpr int kVectorBytes = 32;
-#else
-constexpr int kVectorBytes = 16;
-#endif
 
 // The vector kernels below are file-local in every includer: the per-ISA copies compile them with
 // their own -m flags, and the linker keeps one instantiation of an external name for all callers.
