@@ -32,9 +32,11 @@ def check(got, want, dtype):
 
 
 # (M, N, K): vectors, K = 0, M = 0, large K, and sizes big enough to split across threads by rows
-# (M >= N) or columns (M < N).
+# (M >= N) or columns (M < N), with a short K (a transposed b is made contiguous for the BLAS up to
+# K = 32) and a long one.
 SHAPES = [(1, 9, 5), (9, 1, 5), (1, 1, 7), (6, 5, 0), (0, 5, 6), (5, 0, 6), (3, 4, 20000), (129, 67, 31),
-          (300, 97, 200), (37, 400, 150), (1, 700, 300), (700, 1, 300)]
+          (200, 64, 32), (37, 400, 20), (128, 256, 33), (300, 97, 200), (37, 400, 150), (1, 700, 300),
+          (700, 1, 300)]
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

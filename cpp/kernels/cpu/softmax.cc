@@ -1,6 +1,6 @@
 // CPU Softmax / LogSoftmax over the last axis, numerically stable (shift by the row max), and the
-// softmax cross entropies built on the same rows; rows run in parallel, each through Eigen's
-// vectorized exp. float16 computes in float.
+// softmax cross entropies built on the same rows; chunks of rows run in parallel, each chunk's exp
+// as one vector pass. float16 computes in float.
 
 // Eigen's AVX-512 packet math trips GCC 12 (maybe-)uninitialized false positives inside
 // avx512fintrin.h; the pragma must precede every include to cover those headers.
@@ -8,10 +8,13 @@
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #include <Eigen/Core>
 #include <algorithm>
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "kernels/cpu/broadcast.h"
+#include "kernels/cpu/elementwise_isa.h"
 #include "ops/op_util.h"
 #include "ops/signature.h"
 
@@ -21,44 +24,105 @@ namespace {
 template <typename C>
 using Row = Eigen::Array<C, Eigen::Dynamic, 1>;
 
-// One row in the compute type C: out = softmax(x) or log_softmax(x).
-template <bool kLog, typename C>
-void softmax_row(const C* x, C* out, int64_t n) {
-  Eigen::Map<const Row<C>> in(x, n);
-  Eigen::Map<Row<C>> o(out, n);
-  const C m = in.maxCoeff();  // NaNs are not picked; they still poison the sum below
-  o = in - m;
-  if constexpr (kLog) {
-    const C lse = std::log(o.exp().sum());
-    o -= lse;
+// exp over n contiguous values in place. float: the Exp kernel's block in the elementwise variant
+// in use (exp_f32.h's vector exp, the same bits wherever a block starts). double: the C library's,
+// per element, since Eigen's vector exp runs its unaligned head through the scalar exp, and a row's
+// bits would then depend on where the thread chunk holding it starts.
+template <typename C>
+void exp_in_place(C* p, int64_t n) {
+  if constexpr (std::is_same_v<C, float>) {
+    isa_blocks().f32[kUnaryIndexExp](p, p, n);
   } else {
-    o = o.exp();
-    o /= o.sum();
+    for (int64_t i = 0; i < n; ++i) p[i] = std::exp(p[i]);
   }
 }
 
+// Rows [0, rows) of x ([rows, n] in the compute type C): m[r] = the row's max and e = exp(x - m),
+// the exp as one pass over the whole block (rows of a few classes are shorter than a vector).
+// NaNs are not picked as the max; they still poison the sums of their rows.
+template <typename C>
+void shifted_exp(const C* x, C* e, C* m, int64_t rows, int64_t n) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const C* px = x + r * n;
+    const C mx = Eigen::Map<const Row<C>>(px, n).maxCoeff();
+    C* pe = e + r * n;
+    for (int64_t i = 0; i < n; ++i) pe[i] = px[i] - mx;
+    m[r] = mx;
+  }
+  exp_in_place(e, rows * n);
+}
+
+// Scratch rows [s, s + count) of a [rows, n] matrix of C, each at the address modulo 64 bytes it
+// has in a whole 64-byte-aligned matrix (as in a tensor): Eigen's vectorized max and sum start with
+// a scalar head up to the first aligned element, so a row's bits depend on that address, and this
+// keeps them independent of where the thread chunks start.
+template <typename C>
+struct RowScratch {
+  static constexpr int64_t kPhase = 64 / sizeof(C);
+  std::vector<C> mem;
+  C* rows;
+  RowScratch(int64_t s, int64_t count, int64_t n) : mem(static_cast<size_t>(count * n + 2 * kPhase)) {
+    const uintptr_t p = reinterpret_cast<uintptr_t>(mem.data());
+    rows = reinterpret_cast<C*>((p + 63) & ~uintptr_t(63)) + (s * n) % kPhase;
+  }
+};
+
+// Splits the rows across threads and hands each chunk fn(first row, x, count) with x the chunk's
+// logits in C (T's own memory when T is C, else a converted copy).
+template <typename T, typename C, typename F>
+void for_row_chunks(const T* logits, int64_t rows, int64_t n, F&& fn) {
+  const int64_t grain = std::max<int64_t>(1, kElementwiseGrain / 8 / std::max<int64_t>(n, 1));  // exp ~8x a copy
+  for_range(rows, [&](int64_t s, int64_t e) {
+    if constexpr (std::is_same_v<T, C>) {
+      fn(s, logits + s * n, e - s);
+    } else {
+      RowScratch<C> x(s, e - s, n);
+      for (int64_t i = 0; i < (e - s) * n; ++i) x.rows[i] = static_cast<C>(logits[s * n + i]);
+      fn(s, static_cast<const C*>(x.rows), e - s);
+    }
+  }, grain);
+}
+
+// The exp rows of a chunk: the output's own rows when T is C (the kernels overwrite them last),
+// else scratch.
+template <typename T, typename C>
+struct ExpRows {
+  std::unique_ptr<RowScratch<C>> scratch;
+  C* rows;
+  ExpRows(T* out, int64_t s, int64_t count, int64_t n) {
+    if constexpr (std::is_same_v<T, C>) {
+      rows = out + s * n;
+    } else {
+      scratch = std::make_unique<RowScratch<C>>(s, count, n);
+      rows = scratch->rows;
+    }
+  }
+};
+
 template <bool kLog, typename T>
 void softmax_typed(const TensorImpl& in, TensorImpl* out) {
+  using C = std::conditional_t<std::is_same_v<T, double>, double, float>;
   const int64_t n = in.shape()[in.rank() - 1];
   if (n == 0 || out->num_elements() == 0) return;
   const int64_t rows = in.num_elements() / n;
-  const int64_t grain = std::max<int64_t>(1, kElementwiseGrain / 8 / n);  // exp is ~8x a copy
-  if constexpr (std::is_same_v<T, half>) {
-    for_range(rows, [&](int64_t s, int64_t e) {
-      std::vector<float> xf(static_cast<size_t>(n)), of(static_cast<size_t>(n));
-      for (int64_t r = s; r < e; ++r) {
-        const half* px = in.data<half>() + r * n;
-        for (int64_t i = 0; i < n; ++i) xf[i] = static_cast<float>(px[i]);
-        softmax_row<kLog, float>(xf.data(), of.data(), n);
-        half* po = out->data<half>() + r * n;
-        for (int64_t i = 0; i < n; ++i) po[i] = static_cast<half>(of[i]);
+  T* po = out->data<T>();
+  for_row_chunks<T, C>(in.data<T>(), rows, n, [&](int64_t s, const C* x, int64_t count) {
+    ExpRows<T, C> e(po, s, count, n);
+    std::vector<C> m(static_cast<size_t>(count));
+    shifted_exp(x, e.rows, m.data(), count, n);
+    for (int64_t r = 0; r < count; ++r) {
+      const C* px = x + r * n;
+      const C* pe = e.rows + r * n;
+      T* o = po + (s + r) * n;
+      const C sum = Eigen::Map<const Row<C>>(pe, n).sum();
+      if constexpr (kLog) {
+        const C lse = std::log(sum);
+        for (int64_t i = 0; i < n; ++i) o[i] = static_cast<T>((px[i] - m[r]) - lse);
+      } else {
+        for (int64_t i = 0; i < n; ++i) o[i] = static_cast<T>(pe[i] / sum);
       }
-    }, grain);
-  } else {
-    for_range(rows, [&](int64_t s, int64_t e) {
-      for (int64_t r = s; r < e; ++r) softmax_row<kLog, T>(in.data<T>() + r * n, out->data<T>() + r * n, n);
-    }, grain);
-  }
+    }
+  });
 }
 
 template <bool kLog>
@@ -67,31 +131,35 @@ void softmax_kernel(KernelContext& c) {
   check_type(c.op, in.dtype(), kTypesFloat);
   if (in.rank() == 0)
     throw_error(Code::kInvalidArgument, "logits must have >= 1 dimension, got ", in.shape().to_list_string());
-  TensorImpl* out = c.allocate_output(0, in.dtype(), in.shape());
+  TensorImpl* out = c.allocate_output(0, in.dtype(), in.shape(), false);  // written before the input is read
   EF_DISPATCH_FLOAT(in.dtype(), throw_no_kernel(c.op, "T", in.dtype()), softmax_typed<kLog, T>(in, out));
 }
 
-// Cross entropy rows: backprop = softmax(logits) - labels, loss = -sum(labels * log_softmax).
-// A row is one label index (sparse) or a row of label probabilities; C is the compute type.
+// Cross entropy rows: backprop = softmax(logits) - labels, loss = -sum(labels * log_softmax), with
+// log_softmax = (x - max) - log(sum). labels(r, lab) fills a row of label probabilities (C).
 template <typename T, typename C, typename Labels>
 void xent_rows(const T* logits, int64_t rows, int64_t n, Labels labels, TensorImpl* loss, TensorImpl* back) {
-  const int64_t grain = std::max<int64_t>(1, kElementwiseGrain / 8 / std::max<int64_t>(n, 1));
-  for_range(rows, [&](int64_t s, int64_t e) {
-    std::vector<C> x(static_cast<size_t>(n)), lp(static_cast<size_t>(n)), lab(static_cast<size_t>(n));
-    for (int64_t r = s; r < e; ++r) {
-      const T* px = logits + r * n;
-      for (int64_t i = 0; i < n; ++i) x[i] = static_cast<C>(px[i]);
-      softmax_row<true, C>(x.data(), lp.data(), n);
-      labels(r, lab.data());
+  T* pb = back->data<T>();
+  T* pl = loss->data<T>();
+  for_row_chunks<T, C>(logits, rows, n, [&](int64_t s, const C* x, int64_t count) {
+    ExpRows<T, C> e(pb, s, count, n);
+    std::vector<C> m(static_cast<size_t>(count)), lab(static_cast<size_t>(n));
+    shifted_exp(x, e.rows, m.data(), count, n);
+    for (int64_t r = 0; r < count; ++r) {
+      const C* px = x + r * n;
+      const C* pe = e.rows + r * n;
+      const C sum = Eigen::Map<const Row<C>>(pe, n).sum();
+      const C lse = std::log(sum);
+      labels(s + r, lab.data());
       C l = 0;
-      T* pb = back->data<T>() + r * n;
+      T* o = pb + (s + r) * n;
       for (int64_t i = 0; i < n; ++i) {
-        if (lab[i] != C(0)) l -= lab[i] * lp[i];
-        pb[i] = static_cast<T>(std::exp(lp[i]) - lab[i]);
+        if (lab[i] != C(0)) l -= lab[i] * ((px[i] - m[r]) - lse);
+        o[i] = static_cast<T>(pe[i] / sum - lab[i]);
       }
-      loss->data<T>()[r] = static_cast<T>(l);
+      pl[s + r] = static_cast<T>(l);
     }
-  }, grain);
+  });
 }
 
 template <typename T, typename L>
