@@ -9,6 +9,9 @@ GEMM's rate on this machine for comparison.
 
     PYTHONPATH=python /tmp/tf/bin/python benchmarks/mlp_interleaved.py [ROUNDS=7] [ROWS=MLP,dense] [NUMPY=1]
 
+MAX_ISA=avx2 (with side_by_side.MAX_ISA_ENV["avx2"] in the environment, and a release build: a
+-march=native one has no AVX2 copy) runs every variant on AVX2 code.
+
 NumPy's step is left out unless NUMPY=1: its OpenBLAS's threads spin for a while after each of its
 products and take a core from whichever variant runs next.
 """
@@ -79,6 +82,13 @@ def variants():
 
 
 def main():
+    max_isa = os.environ.get("MAX_ISA", "")
+    if max_isa:  # side_by_side.py --max-isa: OpenBLAS's switch must be in the environment at its load
+        for k, v in sbs.MAX_ISA_ENV[max_isa].items():
+            if os.environ.get(k) != v:
+                raise SystemExit("MAX_ISA=%s needs %s=%s in the environment" % (max_isa, k, v))
+        EF._core.set_elementwise_isa(max_isa)
+        EF._core.set_conv_kernel(max_isa)
     vs = variants()
     for _, _, f in vs:  # traced and warm
         for _ in range(3):
