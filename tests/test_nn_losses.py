@@ -25,6 +25,41 @@ def test_sparse_softmax_cross_entropy_matches_numpy(shape, label_dtype):
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.parametrize("classes", [3, 10, 17, 1000])
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_softmax_rows_same_bits_for_every_thread_count_and_close_to_numpy(classes, dtype):
+    # Rows split into thread chunks anywhere; each chunk's exp is one pass over its rows.
+    rows = 70000 // classes + 7
+    x = rng.standard_normal((rows, classes)) * 4
+    y = rng.integers(0, classes, rows)
+    lab = rng.random((rows, classes))
+    lab /= lab.sum(1, keepdims=True)
+    xt = tf.constant(x.astype(dtype))
+    results = []
+    try:
+        for threads in (1, 2, 3):
+            tf.config.threading.set_intra_op_parallelism_threads(threads)
+            r = [tf.nn.softmax(xt), tf.nn.log_softmax(xt)]
+            if dtype != np.float16:
+                r += tf.raw_ops.SparseSoftmaxCrossEntropyWithLogits(features=xt, labels=y)
+                r += tf.raw_ops.SoftmaxCrossEntropyWithLogits(features=xt, labels=lab.astype(dtype))
+            results.append([t.numpy() for t in r])
+    finally:
+        tf.config.threading.set_intra_op_parallelism_threads(0)
+    for got in results[1:]:
+        for g, w in zip(got, results[0]):
+            assert g.tobytes() == w.tobytes()
+    xr = x.astype(dtype).astype(np.float64)  # the inputs as rounded to dtype
+    ls = _log_softmax(xr)
+    want = [np.exp(ls), ls]
+    if dtype != np.float16:
+        want += [-ls[np.arange(rows), y], np.exp(ls) - np.eye(classes)[y]]
+        want += [-(lab.astype(dtype) * ls).sum(1), np.exp(ls) - lab.astype(dtype)]
+    tol = {np.float16: 2e-3, np.float32: 2e-6, np.float64: 1e-14}[dtype]
+    for g, w in zip(results[0], want):
+        np.testing.assert_allclose(g.astype(np.float64), w, rtol=tol * 8, atol=tol * max(1.0, np.abs(w).max()))
+
+
 def test_sparse_softmax_cross_entropy_errors():
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"Received a label value of 5 which is outside the "
                                                              r"valid range of \[0, 3\).  Label values: 1 5"):

@@ -259,3 +259,35 @@ def test_elementwise_forwarded_fresh_fused_unfused(name, request):
                     assert g.dtype == w.dtype and g.shape == w.shape, (name, dtype, plan)
                     np.testing.assert_array_equal(g.numpy(), w.numpy(), err_msg="%s %s %s" % (name, dtype, plan))
     assert ran, "%s ran for none of %s" % (name, _PLAN_DTYPES)
+
+
+_THREADED_SIZE = 70001  # over two chunks of the memory-bound grain (2^15), odd: chunks start unaligned
+
+
+@pytest.mark.parametrize("name", ELEMENTWISE)
+def test_elementwise_same_bits_for_every_thread_count(name, request):
+    """Thread chunks start wherever the split falls; vector heads and tails must not change a bit."""
+    e = entry(name, request, "elementwise")
+    op = OPS[name]
+    ran = 0
+    try:
+        for c in e.calls:
+            for dtype in _PLAN_DTYPES:
+                args = tensors(_elementwise_values(op, c.inputs, dtype, _THREADED_SIZE))
+                results = []
+                for threads in (1, 2, 3):
+                    tf.config.threading.set_intra_op_parallelism_threads(threads)
+                    try:
+                        results.append([t.numpy() for t in execute(name, list(args), c.attrs)])
+                    except tf.errors.OpError:
+                        break  # not a dtype of this op
+                if len(results) < 3:
+                    continue
+                ran += 1
+                for got in results[1:]:
+                    for g, w in zip(got, results[0]):
+                        same = g.tolist() == w.tolist() if g.dtype == object else g.tobytes() == w.tobytes()
+                        assert same, "%s %s: thread counts disagree" % (name, dtype)
+    finally:
+        tf.config.threading.set_intra_op_parallelism_threads(0)
+    assert ran, "%s ran for none of %s" % (name, _PLAN_DTYPES)
