@@ -1,5 +1,5 @@
 // The elementwise ops' block functions (unary float/double: Eigen's vectorized array functions, as
-// TF's kernels use, and exp_f32.h's exp; binary float/double/int32/int64: the arithmetic of the fused
+// TF's kernels use, and exp_f32.h's exp and expm1; binary float/double/int32/int64: the arithmetic of the fused
 // chains and eager kernels, and the comparisons), compiled once per ISA: CMakeLists.txt
 // builds this file with EF_ISA naming the variant and that ISA's -m flags, and elementwise_isa.cc
 // picks one at run time.
@@ -81,11 +81,19 @@ struct HasExpArg : std::false_type {};
 template <class Op>
 struct HasExpArg<Op, std::void_t<decltype(&Op::template exp_arg<float>)>> : std::true_type {};
 
-// out = Op::array(in), float exp through exp_f32.h.
+// Ops whose array() is expm1(Op::expm1_arg(x)).
+template <class Op, class = void>
+struct HasExpm1Arg : std::false_type {};
+template <class Op>
+struct HasExpm1Arg<Op, std::void_t<decltype(&Op::template expm1_arg<float>)>> : std::true_type {};
+
+// out = Op::array(in), float exp and expm1 through exp_f32.h.
 template <class Op, class T>
 void array_pass(const T* in, T* out, int64_t n) {
   if constexpr (HasExpArg<Op>::value && std::is_same_v<T, float>) {
     exp_f32_block<kVectorBytes>(in, out, n, [](auto v) { return Op::exp_arg(v); });
+  } else if constexpr (HasExpm1Arg<Op>::value && std::is_same_v<T, float>) {
+    expm1_f32_block<kVectorBytes>(in, out, n, [](auto v) { return Op::expm1_arg(v); });
   } else {
     ArrayMap<T>(out, n) = Op::array(ConstArrayMap<T>(in, n));
   }
