@@ -268,6 +268,52 @@ def test_where_one_arg(dtype):
     check(tf.where(np.zeros((0, 2), dtype)), np.zeros((0, 2), np.int64))
 
 
+# Every storage width (1, 2, 4, 8, 16 bytes and strings); condition, then and else each whole, one
+# element, or broadcast along rows or columns; random masks over sizes that split across threads.
+_SELECT_DTYPES = [np.bool_, np.int8, np.float16, np.float32, np.int64, np.complex64, np.complex128, object]
+_SELECT_SHAPES = [(), (1,), (1, 1), (700, 1), (1, 150), (700, 150)]
+
+
+@pytest.mark.parametrize("dtype", _SELECT_DTYPES)
+def test_where_select_every_broadcast_form_matches_numpy(dtype):
+    rng = np.random.default_rng(7)
+
+    def values(shape):
+        v = rng.integers(-100, 100, shape)
+        return v.astype(str).astype(object) if dtype is object else v.astype(dtype)
+    for sc in _SELECT_SHAPES:
+        for st in _SELECT_SHAPES[::2] + [(700, 150)]:
+            for se in _SELECT_SHAPES[1::2]:
+                c, t, e = rng.random(sc) < 0.5, values(st), values(se)
+                got = tf.where(c, t, e).numpy()
+                want = np.where(c, t, e)
+                assert got.shape == want.shape
+                if dtype is object:
+                    assert [v.decode() for v in got.ravel()] == list(want.ravel())
+                else:
+                    assert got.tobytes() == want.astype(dtype).tobytes(), (sc, st, se)
+
+
+def test_where_coordinates_and_count_of_random_masks():
+    rng = np.random.default_rng(8)
+    for shape in [(100_003,), (301, 97), (7, 11, 13), (3, 5, 2, 7)]:
+        for dtype in (np.bool_, np.float32, np.int8, np.complex64):
+            x = ((rng.random(shape) < 0.37) * rng.integers(1, 5, shape)).astype(dtype)
+            check(tf.where(x), np.argwhere(x).astype(np.int64))
+            check(tf.boolean_mask(tf.constant(x), x != 0), x[x != 0])
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint16, np.float16, np.int32, np.float32, np.int64,
+                                   np.float64, np.complex64, np.complex128])
+def test_unary_kernels_from_bool_match_numpy(dtype):
+    # Cast from bool (chosen through a mask of each byte) and LogicalNot, both in place and not.
+    c = np.random.default_rng(9).random(70_001) < 0.5
+    assert tf.cast(c, dtype).numpy().tobytes() == c.astype(dtype).tobytes()
+    assert tf.cast(c[:5], dtype).numpy().tobytes() == c[:5].astype(dtype).tobytes()
+    assert (tf.logical_not(c).numpy() == ~c).all()
+    assert (tf.function(lambda v: tf.logical_not(tf.logical_not(v) & v))(tf.constant(c)).numpy()).all()
+
+
 def test_where_select_and_boolean_mask():
     c = np.array([[True, False, True]])
     x = sample((2, 3), np.float32)

@@ -500,3 +500,19 @@ def test_sum_and_prod_follow_the_pairwise_tree_bit_for_bit(n, dtype):
     np.testing.assert_array_equal(tf.reduce_prod(p).numpy(), _pairwise(p, lambda a, b: a * b))
     i = np.arange(n, dtype=np.int32) * 7919
     np.testing.assert_array_equal(tf.reduce_sum(i).numpy(), np.sum(i, dtype=np.int32))
+
+
+def test_count_nonzero_matches_numpy_for_every_kind_of_zero():
+    x = np.array([[0, 1, 2], [0, 0, 3]])
+    assert tf.math.count_nonzero(x).dtype == tf.int64 and int(tf.math.count_nonzero(x)) == 3
+    got = tf.math.count_nonzero(x.astype(np.float32), axis=1, keepdims=True, dtype=tf.int32)
+    assert got.dtype == tf.int32 and got.numpy().tolist() == [[2], [1]]
+    assert int(tf.math.count_nonzero([True, False, True])) == 2
+    assert int(tf.math.count_nonzero(["", "a", "b"])) == 2
+    assert int(tf.math.count_nonzero([1 + 0j, 0j, -0.0j])) == 1
+    assert tf.math.count_nonzero(tf.zeros([2, 0]), axis=0).shape == [0]
+    f = tf.function(lambda v: tf.math.count_nonzero(v, axis=[0]))
+    assert f(tf.constant(x)).numpy().tolist() == [0, 1, 2]
+    rng = np.random.default_rng(0)
+    big = rng.random((300, 700)) < 0.3
+    assert int(tf.math.count_nonzero(big)) == np.count_nonzero(big)

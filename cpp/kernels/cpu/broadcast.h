@@ -2,6 +2,8 @@
 // kernel (the shape rule, which inference uses too, is ops/broadcast_shapes.h).
 #pragma once
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "core/errors.h"
@@ -112,12 +114,43 @@ void binary_loop(const TensorImpl& a, const TensorImpl& b, TensorImpl& out, F f)
 // out[i] = f(in[i]) over contiguous data.
 template <typename TI, typename TO, typename F>
 void unary_loop(const TensorImpl& in, TensorImpl& out, F f) {
-  const TI* pi = in.data<TI>();
-  TO* po = out.data<TO>();
+  // bool goes through its bytes: GCC vectorizes none of its loops over bool elements.
+  using SI = std::conditional_t<std::is_same_v<TI, bool>, uint8_t, TI>;
+  using SO = std::conditional_t<std::is_same_v<TO, bool>, uint8_t, TO>;
+  const SI* pi = reinterpret_cast<const SI*>(in.data<TI>());
+  SO* po = reinterpret_cast<SO*>(out.data<TO>());
+  if constexpr (std::is_same_v<TI, bool> && !std::is_same_v<TO, bool> && std::is_trivially_copyable_v<TO> &&
+                (sizeof(TO) == 2 || sizeof(TO) == 4 || sizeof(TO) == 8)) {
+    // f of a bool is one of two values: chosen through a mask of the byte, which vectorizes.
+    using W = std::conditional_t<sizeof(TO) == 2, uint16_t, std::conditional_t<sizeof(TO) == 4, uint32_t, uint64_t>>;
+    const TO r0 = f(false), r1 = f(true);
+    W w0, w1;
+    std::memcpy(&w0, &r0, sizeof(W));
+    std::memcpy(&w1, &r1, sizeof(W));
+    W* const pw = reinterpret_cast<W*>(po);
+    for_range(in.num_elements(), [pi, pw, w0, w1](int64_t s, int64_t e) {
+      const uint8_t* __restrict const x = pi;
+      W* __restrict const o = pw;
+      for (int64_t i = s; i < e; ++i) {
+        const W m = W(0) - W(x[i] != 0);
+        o[i] = (w1 & m) | (w0 & W(~m));
+      }
+    });
+    return;
+  }
   for_range(in.num_elements(), [pi, po, f](int64_t s, int64_t e) {
-    const TI* const x = pi;  // locals: see binary_loop
-    TO* const o = po;
-    for (int64_t i = s; i < e; ++i) o[i] = f(x[i]);
+    if constexpr (std::is_same_v<TI, TO>) {
+      if (pi == po) {  // a forwarded output: in place through one pointer
+        SO* const o = po;
+        for (int64_t i = s; i < e; ++i) o[i] = static_cast<SO>(f(static_cast<TI>(o[i])));
+        return;
+      }
+    }
+    // Distinct buffers never overlap: restrict lets the loop vectorize where GCC would not version
+    // it for aliasing (1-byte elements).
+    const SI* __restrict const x = pi;
+    SO* __restrict const o = po;
+    for (int64_t i = s; i < e; ++i) o[i] = static_cast<SO>(f(static_cast<TI>(x[i])));
   });
 }
 

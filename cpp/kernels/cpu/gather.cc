@@ -2,6 +2,7 @@
 // SelectV2 (elementwise choice with broadcasting).
 #include <atomic>
 #include <complex>
+#include <type_traits>
 
 #include "kernels/cpu/copy.h"
 #include "ops/array_shapes.h"
@@ -156,24 +157,41 @@ void gather_nd_kernel(KernelContext& c) {
   });
 }
 
+// Elements as Where and count_nonzero test them: bool through its bytes (GCC vectorizes no loop
+// over bools).
+template <typename T>
+using NonzeroView = std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>;
+
 template <typename T>
 bool nonzero(const T& v) {
   return v != T(0);
 }
 
+// The coordinates of the nonzero elements in row-major order, without a branch per element (random
+// masks would mispredict half of them): each element's coordinates are written to the next free
+// row, which advances only past a nonzero one (the rows hold exactly the nonzeros, so the loop ends
+// once the last is written); the odometer `idx` replaces a division per dim.
 template <typename T>
 void where_coords(const TensorImpl& x, TensorImpl* out) {
-  const T* p = x.data<T>();
+  using V = NonzeroView<T>;
+  const V* p = reinterpret_cast<const V*>(x.data<T>());
+  const int64_t n = x.num_elements(), rows = out->shape()[0];
   int64_t* o = out->data<int64_t>();
   const int r = x.rank();
-  for (int64_t i = 0; i < x.num_elements(); ++i) {
-    if (!nonzero(p[i])) continue;
-    int64_t rem = i;
-    for (int d = r - 1; d >= 0; --d) {
-      o[d] = rem % x.shape()[d];
-      rem /= x.shape()[d];
+  if (r == 1) {
+    for (int64_t i = 0, k = 0; k < rows; ++i) {
+      o[k] = i;
+      k += nonzero(p[i]);
     }
-    o += r;
+    return;
+  }
+  std::vector<int64_t> idx(static_cast<size_t>(r), 0);
+  const Shape& dims = x.shape();
+  int64_t* const end = o + rows * r;
+  for (int64_t i = 0; o < end && i < n; ++i) {
+    for (int d = 0; d < r; ++d) o[d] = idx[d];
+    o += nonzero(p[i]) ? r : 0;
+    for (int d = r - 1; d >= 0 && ++idx[d] == dims[d]; --d) idx[d] = 0;
   }
 }
 
@@ -186,22 +204,60 @@ void where_kernel(KernelContext& c) {
   EF_DISPATCH_POD(x.dtype(), throw_no_kernel(c.op, "T", x.dtype()), where_coords<T>(x, out));
 }
 
+// dst[i] = c[i] ? t[i] : e[i] over one run, each operand contiguous (kC, kT, kE) or one broadcast
+// element. On storage words both values are read and combined through the condition's mask, so the
+// loop vectorizes with no branch to mispredict on random conditions (SelectV2's output is never a
+// forwarded input: restrict holds).
+template <bool kC, bool kT, bool kE, typename T>
+void select_run(const uint8_t* __restrict c, const T* __restrict t, const T* __restrict e, T* __restrict dst,
+                int64_t n) {
+  if constexpr (std::is_unsigned_v<T>) {  // the storage words: a mask, which GCC vectorizes (a ?: it does not)
+    for (int64_t i = 0; i < n; ++i) {
+      const T m = T(0) - T(c[kC ? i : 0] != 0);
+      dst[i] = (t[kT ? i : 0] & m) | (e[kE ? i : 0] & T(~m));
+    }
+  } else {  // complex128 and strings: copy the chosen one
+    for (int64_t i = 0; i < n; ++i) dst[i] = c[kC ? i : 0] ? t[kT ? i : 0] : e[kE ? i : 0];
+  }
+}
+
+template <typename T>
+using SelectRun = void (*)(const uint8_t*, const T*, const T*, T*, int64_t);
+
+// The run for operands with element strides sc, st, se, each 0 or 1.
+template <typename T>
+SelectRun<T> select_run_for(int64_t sc, int64_t st, int64_t se) {
+  static constexpr SelectRun<T> kRuns[8] = {
+      select_run<false, false, false, T>, select_run<false, false, true, T>, select_run<false, true, false, T>,
+      select_run<false, true, true, T>,   select_run<true, false, false, T>, select_run<true, false, true, T>,
+      select_run<true, true, false, T>,   select_run<true, true, true, T>};
+  return kRuns[sc * 4 + st * 2 + se];
+}
+
 template <typename T>
 void select_loop(const TensorImpl& cond, const TensorImpl& t, const TensorImpl& e, TensorImpl& out) {
   const Shape& os = out.shape();
   const int64_t n = out.num_elements();
   if (n == 0) return;
-  const bool* pc = cond.data<bool>();
+  const uint8_t* pc = reinterpret_cast<const uint8_t*>(cond.data<bool>());  // GCC vectorizes no loop over bools
   const T *pt = t.data<T>(), *pe = e.data<T>();
   T* po = out.data<T>();
-  const int r = os.rank();
-  if (r == 0) {
-    po[0] = pc[0] ? pt[0] : pe[0];
+  // Operands that are whole (the output's shape) or one element: one run over the flat elements.
+  auto flat = [&](const TensorImpl& x) -> int64_t {
+    if (x.shape() == os) return 1;
+    return x.num_elements() == 1 ? 0 : -1;
+  };
+  const int64_t fc = flat(cond), ft = flat(t), fe = flat(e);
+  if (fc >= 0 && ft >= 0 && fe >= 0) {
+    const SelectRun<T> run = select_run_for<T>(fc, ft, fe);
+    for_range(n, [&](int64_t b, int64_t end) { run(pc + fc * b, pt + ft * b, pe + fe * b, po + b, end - b); });
     return;
   }
+  const int r = os.rank();
   std::vector<int64_t> sc = broadcast_strides(cond.shape(), os), st = broadcast_strides(t.shape(), os),
                        se = broadcast_strides(e.shape(), os);
   const int64_t inner = os[r - 1];
+  const SelectRun<T> run = select_run_for<T>(sc[r - 1] ? 1 : 0, st[r - 1] ? 1 : 0, se[r - 1] ? 1 : 0);
   for_range(
       n / inner,
       [&](int64_t b, int64_t end) {
@@ -214,9 +270,7 @@ void select_loop(const TensorImpl& cond, const TensorImpl& t, const TensorImpl& 
             ot += i * st[d];
             oe += i * se[d];
           }
-          T* dst = po + row * inner;
-          for (int64_t i = 0; i < inner; ++i)
-            dst[i] = pc[oc + i * sc[r - 1]] ? pt[ot + i * st[r - 1]] : pe[oe + i * se[r - 1]];
+          run(pc + oc, pt + ot, pe + oe, po + row * inner, inner);
         }
       },
       std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(inner, 1)));
@@ -237,7 +291,8 @@ EF_REGISTER_CPU_KERNEL("SelectV2", select_kernel);
 
 template <typename T>
 int64_t count_nonzero_typed(const TensorImpl& x) {
-  const T* p = x.data<T>();
+  using V = NonzeroView<T>;
+  const V* p = reinterpret_cast<const V*>(x.data<T>());
   int64_t n = 0;
   for (int64_t i = 0; i < x.num_elements(); ++i) n += nonzero(p[i]);
   return n;

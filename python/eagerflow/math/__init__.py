@@ -9,7 +9,7 @@ from eagerflow.ops.math_ops import (abs, acos, acosh, add, add_n, asin, asinh, a
                                     softsign, sqrt, square, squared_difference, subtract, tan, tanh, truediv, xdivy,
                                     xlogy, zeta)
 # --- reductions and softmax (ops/reduction_ops.py, ops/nn_ops.py) ---
-from eagerflow.ops.reduction_ops import (argmax, argmin, cumprod, cumsum, reduce_all, reduce_any,
+from eagerflow.ops.reduction_ops import (argmax, argmin, count_nonzero, cumprod, cumsum, reduce_all, reduce_any,
                                          reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod,
                                          reduce_std, reduce_sum, reduce_variance)
 from eagerflow.ops.nn_ops import log_softmax, softmax
@@ -23,7 +23,7 @@ from eagerflow.ops.segment_ops import (segment_max, segment_mean, segment_min, s
 from eagerflow.ops.unique_ops import bincount
 
 __all__ = ["abs", "acos", "acosh", "add", "add_n", "argmax", "argmin", "asin", "asinh", "atan", "atan2", "atanh",
-           "ceil", "conj", "cos", "cosh", "cumprod", "cumsum", "digamma", "divide", "divide_no_nan", "equal", "erf", "erfc", "erfinv", "exp",
+           "ceil", "conj", "cos", "cosh", "count_nonzero", "cumprod", "cumsum", "digamma", "divide", "divide_no_nan", "equal", "erf", "erfc", "erfinv", "exp",
            "expm1", "floor", "floordiv", "floormod", "greater", "greater_equal", "in_top_k", "invert_permutation", "is_finite",
            "is_inf", "is_nan", "less", "less_equal", "lgamma", "log", "log1p", "log_sigmoid", "log_softmax",
            "logical_and", "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "mod", "multiply", "multiply_no_nan",

@@ -83,6 +83,17 @@ def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
     return _reduce("All", input_tensor, axis, keepdims, dtypes.bool, name=name)
 
 
+def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None):  # noqa: A002 - TF's name
+    """The number of nonzero (true, non-empty) elements across dimensions, as `dtype` (tf.math.count_nonzero)."""
+    ex = _execute.execute1
+    x = _execute.convert_to_tensor(input)
+    zero = _execute.convert_to_tensor({dtypes.string: "", dtypes.bool: False}.get(x.dtype, 0), x._dtype_enum)
+    counts = ex("Cast", [ex("NotEqual", [x, zero])], {"DstT": dtypes.int64})
+    total = ex("Sum", [counts, _axes(counts, axis)], {"keep_dims": bool(keepdims)}, name)
+    dtype = dtypes.as_dtype(dtype)
+    return total if dtype == dtypes.int64 else ex("Cast", [total], {"DstT": dtype})
+
+
 def _require_floating(x, op_name):
     if not x.dtype.is_floating:
         type_name = {"float32": "float", "float64": "double", "float16": "half"}.get(x.dtype.name, x.dtype.name)
