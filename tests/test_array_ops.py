@@ -282,16 +282,16 @@ def test_where_select_every_broadcast_form_matches_numpy(dtype):
         v = rng.integers(-100, 100, shape)
         return v.astype(str).astype(object) if dtype is object else v.astype(dtype)
     for sc in _SELECT_SHAPES:
-        for st in _SELECT_SHAPES[::2] + [(700, 150)]:
+        for sth in _SELECT_SHAPES[::2] + [(700, 150)]:
             for se in _SELECT_SHAPES[1::2]:
-                c, t, e = rng.random(sc) < 0.5, values(st), values(se)
+                c, t, e = rng.random(sc) < 0.5, values(sth), values(se)
                 got = tf.where(c, t, e).numpy()
                 want = np.where(c, t, e)
                 assert got.shape == want.shape
                 if dtype is object:
                     assert [v.decode() for v in got.ravel()] == list(want.ravel())
                 else:
-                    assert got.tobytes() == want.astype(dtype).tobytes(), (sc, st, se)
+                    assert got.tobytes() == want.astype(dtype).tobytes(), (sc, sth, se)
 
 
 def test_where_coordinates_and_count_of_random_masks():
