@@ -1,6 +1,7 @@
 // CPU kernels of the segment reductions. Both families map each row of data (the elements under
 // one segment id) to an output row and fold it in; an empty segment keeps the reduction's identity
 // in the unsorted ops (lowest() for max, 1 for prod) and 0 in the sorted ones except prod (1).
+#include <algorithm>
 #include <complex>
 #include <limits>
 #include <type_traits>
@@ -77,6 +78,43 @@ void reduce_rows(Reduction r, bool sorted, const T* src, T* out, const std::vect
   }
 }
 
+// Sorted SegmentSum / SegmentMean: each segment's rows are contiguous and sum in T from 0, one row
+// after another, as TF's kernel sums them (bfloat16 step by step, integers wrapping); a segment's
+// sum stays in a register (one row) or in its output row (vectorized across the row), and segments
+// run in parallel.
+template <bool kMean, typename T>
+void sum_sorted_segments(const T* src, T* out, const std::vector<int64_t>& start, int64_t inner) {
+  const int64_t num = static_cast<int64_t>(start.size()) - 1, n = start.back();
+  auto add = [](T a, T b) {
+    if constexpr (std::is_same_v<T, complex64> || std::is_same_v<T, complex128>) return a + b;
+    else return wrap_add(a, b);
+  };
+  auto mean = [](T sum, int64_t count) {
+    if constexpr (std::is_integral_v<T>) return static_cast<T>(sum / static_cast<T>(count));
+    else return sum / static_cast<T>(static_cast<float>(count));
+  };
+  const int64_t grain = std::max<int64_t>(1, kElementwiseGrain * num / std::max<int64_t>(n * inner, 1));
+  for_range(num, [&](int64_t b, int64_t e) {
+    for (int64_t j = b; j < e; ++j) {
+      const int64_t s0 = start[j], s1 = start[j + 1];
+      T* __restrict o = out + j * inner;
+      if (inner == 1) {
+        T acc = T(0);
+        for (int64_t i = s0; i < s1; ++i) acc = add(acc, src[i]);
+        o[0] = kMean && s1 - s0 > 1 ? mean(acc, s1 - s0) : acc;
+        continue;
+      }
+      fill_n<T>(o, inner, T(0));
+      for (int64_t i = s0; i < s1; ++i) {
+        const T* __restrict x = src + i * inner;
+        for (int64_t k = 0; k < inner; ++k) o[k] = add(o[k], x[k]);
+      }
+      if (kMean && s1 - s0 > 1)
+        for (int64_t k = 0; k < inner; ++k) o[k] = mean(o[k], s1 - s0);
+    }
+  }, grain);
+}
+
 void run_reduction(KernelContext& c, Reduction r, bool sorted, const std::vector<int64_t>& rows, Shape out_shape,
                    int64_t inner) {
   const TensorImpl& data = *c.input(0);
@@ -90,6 +128,42 @@ void run_reduction(KernelContext& c, Reduction r, bool sorted, const std::vector
   }
 }
 
+// SegmentSum / SegmentMean's output from the segments' first rows.
+void sum_segments(KernelContext& c, bool mean, const std::vector<int64_t>& start, Shape out_shape, int64_t inner) {
+  const TensorImpl& data = *c.input(0);
+  TensorImpl* out = c.allocate_output(0, data.dtype(), checked_shape(std::move(out_shape)));
+  if (out->num_elements() == 0) return;
+  auto run = [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if (mean) sum_sorted_segments<true, T>(data.data<T>(), out->data<T>(), start, inner);
+    else sum_sorted_segments<false, T>(data.data<T>(), out->data<T>(), start, inner);
+  };
+  switch (data.dtype()) {
+    EF_CASES_REAL(run(std::common_type<T>()))
+    EF_CASE(kComplex64, complex64, run(std::common_type<T>()))
+    EF_CASES_RARE(run(std::common_type<T>()))
+    default: throw_no_kernel(c.op, "T", data.dtype());
+  }
+}
+
+// TF's checks of sorted segment ids (n of them, read in place), then the first row of each segment
+// j < num = ids.back() + 1, and n (binary searches: no pass over the ids beyond the checks).
+template <typename I>
+std::vector<int64_t> sorted_segment_starts(const I* ids, int64_t n) {
+  EF_INVALID(n == 0 || int64_t(ids[n - 1]) < std::numeric_limits<int64_t>::max(), "Segment id ", ids[n - 1],
+             " out of range");
+  const int64_t num = n ? int64_t(ids[n - 1]) + 1 : 0;
+  EF_INVALID(n == 0 || num > 0, "segment ids must be >= 0");
+  bool decreases = false;  // one branch-free pass; sorted ids lie in [ids[0], ids[n - 1]]
+  for (int64_t i = 1; i < n; ++i) decreases |= ids[i] < ids[i - 1];
+  EF_INVALID(!decreases, "segment ids are not increasing");
+  EF_INVALID(n == 0 || ids[0] >= 0, "Segment id ", ids[0], " out of range [0, ", num,
+             "), possibly because 'segment_ids' input is not sorted.");
+  std::vector<int64_t> start(static_cast<size_t>(num + 1));
+  for (int64_t j = 0; j <= num; ++j) start[j] = std::lower_bound(ids, ids + n, static_cast<I>(j)) - ids;
+  return start;
+}
+
 template <Reduction R>
 void segment_kernel(KernelContext& c) {
   const TensorImpl &data = *c.input(0), &ids = *c.input(1);
@@ -97,21 +171,17 @@ void segment_kernel(KernelContext& c) {
   EF_INVALID(ids.rank() == 1, "segment_ids should be a vector.");
   EF_INVALID(data.shape()[0] == ids.shape()[0],
              "segment_ids should be the same size as dimension 0 of input.");
-  std::vector<int64_t> rows = tensor_to_int_vector(ids);
-  const int64_t n = static_cast<int64_t>(rows.size());
-  EF_INVALID(n == 0 || rows.back() < std::numeric_limits<int64_t>::max(), "Segment id ", rows.back(),
-             " out of range");
-  const int64_t num = n ? rows.back() + 1 : 0;
-  EF_INVALID(n == 0 || num > 0, "segment ids must be >= 0");
-  for (int64_t i = 1; i < n; ++i) EF_INVALID(rows[i] >= rows[i - 1], "segment ids are not increasing");
-  for (int64_t i = 0; i < n; ++i)
-    EF_INVALID(rows[i] >= 0 && rows[i] < num, "Segment id ", rows[i], " out of range [0, ", num,
-               "), possibly because 'segment_ids' input is not sorted.");
+  const int64_t n = ids.num_elements();
+  const std::vector<int64_t> start = ids.dtype() == DType::kInt32
+                                         ? sorted_segment_starts(ids.data<int32_t>(), n)
+                                         : sorted_segment_starts(ids.data<int64_t>(), n);
+  const int64_t num = static_cast<int64_t>(start.size()) - 1;
   Shape out_shape = data.shape();
   out_shape.set_dim(0, num);
   int64_t inner = 1;
   for (int d = 1; d < data.rank(); ++d) inner *= data.shape()[d];
-  run_reduction(c, R, true, rows, out_shape, inner);
+  if (R == Reduction::kSum || R == Reduction::kMean) return sum_segments(c, R == Reduction::kMean, start, out_shape, inner);
+  run_reduction(c, R, true, tensor_to_int_vector(ids), out_shape, inner);
 }
 
 template <Reduction R>
