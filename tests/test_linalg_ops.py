@@ -111,10 +111,14 @@ def test_triangular_solve_with_zero_pivot_gives_inf():
     assert got.numpy().ravel().tolist() == [np.inf, -np.inf]  # as TF 2.21
 
 
-@pytest.mark.parametrize("lo,up", [(0, -1), (-1, 0), (1, 1), (0, 0), (-1, -1), (2, 0)])
-def test_band_part_matches_numpy(lo, up):
-    x = _rng.standard_normal((2, 3, 4)).astype(np.float32)
-    i, j = np.arange(3)[:, None], np.arange(4)[None, :]
+@pytest.mark.parametrize("lo,up", [(0, -1), (-1, 0), (1, 1), (0, 0), (-1, -1), (2, 0), (3, 4), (3, 1)])
+@pytest.mark.parametrize("shape", [(2, 3, 4), (4, 3), (300, 301), (2, 0, 3)])
+def test_band_part_matches_numpy(lo, up, shape):
+    m, n = shape[-2:]
+    if lo > m or up > n:
+        return  # an InvalidArgumentError, as TF's
+    x = _rng.standard_normal(shape).astype(np.float32)
+    i, j = np.arange(m)[:, None], np.arange(n)[None, :]
     mask = ((lo < 0) | (i - j <= lo)) & ((up < 0) | (j - i <= up))
     np.testing.assert_array_equal(tf.linalg.band_part(x, lo, up).numpy(), np.where(mask, x, 0))
 

@@ -24,17 +24,23 @@ void band_part_kernel(KernelContext& c) {
   const int64_t lo = tensor_to_int_vector(*c.input(1)).at(0), up = tensor_to_int_vector(*c.input(2)).at(0);
   TensorImpl* out = c.allocate_output(0, in.dtype(), in.shape(), false);
   const int64_t m = in.shape()[in.rank() - 2], n = in.shape()[in.rank() - 1];
-  const int64_t total = in.num_elements();
+  const int64_t rows = n ? in.num_elements() / n : 0;
   EF_DISPATCH_POD(in.dtype(), throw_no_kernel(c.op, "T", in.dtype()), {
     const T* x = in.data<T>();
     T* o = out->data<T>();
-    for_range(total, [&](int64_t s, int64_t e) {
-      for (int64_t idx = s; idx < e; ++idx) {
-        const int64_t j = idx % n, i = (idx / n) % m;
-        const bool keep = (lo < 0 || i - j <= lo) && (up < 0 || j - i <= up);
-        o[idx] = keep ? x[idx] : T();
+    // Row i keeps columns [i - lo, i + up] (a negative bound keeps the whole side): zeros, a copy,
+    // zeros.
+    for_range(rows, [&](int64_t s, int64_t e) {
+      for (int64_t r = s; r < e; ++r) {
+        const int64_t i = r % m;
+        const int64_t j0 = lo < 0 ? 0 : std::clamp<int64_t>(i - lo, 0, n);
+        const int64_t j1 = up < 0 ? n : std::clamp<int64_t>(i + up + 1, j0, n);
+        T* dst = o + r * n;
+        std::fill(dst, dst + j0, T());
+        std::copy(x + r * n + j0, x + r * n + j1, dst + j0);
+        std::fill(dst + j1, dst + n, T());
       }
-    });
+    }, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(n, 1)));
   });
 }
 
