@@ -57,6 +57,7 @@ from eagerflow.ops.logging_ops import print_v2 as print
 from eagerflow.ops.no_op import no_op
 from eagerflow.ops.script_ops import numpy_function, py_function
 from eagerflow.ops.check_ops import Assert, assert_equal, assert_greater, assert_less, assert_rank
+from eagerflow.ops.composite_math import sequence_mask
 from eagerflow.ops.control_flow_ops import case, cond, switch_case, while_loop
 from eagerflow.ops.manip_ops import roll, shape_n
 from eagerflow.ops.map_fn import map_fn
@@ -135,5 +136,6 @@ __all__ = ["Assert", "DType", "GradientTape", "Graph", "IndexedSlices", "Indexed
            "zeros_like"]
 __all__ += ["broadcast_dynamic_shape", "map_fn", "roll", "shape_n"]
 __all__ += ["gradients", "hessians"]
+__all__ += ["sequence_mask"]
 __all__ += ["argsort", "searchsorted", "sort", "tensor_scatter_nd_add", "tensor_scatter_nd_max", "tensor_scatter_nd_min",
             "tensor_scatter_nd_sub", "tensor_scatter_nd_update", "unique", "unique_with_counts"]

@@ -7,8 +7,9 @@ from eagerflow.ops.matrix_ops import (adjoint, cholesky, cholesky_solve, cross, 
                                       matrix_transpose, pinv, qr, slogdet, solve, svd, triangular_solve)
 from eagerflow.ops.nn_ops import global_norm
 from eagerflow.ops.norm_ops import matvec, norm, trace
+from eagerflow.ops.composite_math import normalize
 
 __all__ = ["adjoint", "band_part", "cholesky", "cholesky_solve", "cross", "det", "diag", "diag_part", "eigh",
            "eigvalsh", "einsum", "eye", "global_norm", "inv", "logdet", "lstsq", "matmul", "matrix_transpose",
-           "matvec", "norm", "pinv", "qr", "set_diag", "slogdet", "solve", "svd", "tensordot", "trace",
+           "matvec", "norm", "normalize", "pinv", "qr", "set_diag", "slogdet", "solve", "svd", "tensordot", "trace",
            "triangular_solve"]

@@ -13,6 +13,8 @@ from eagerflow.ops.reduction_ops import (argmax, argmin, count_nonzero, cumprod,
                                          reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod,
                                          reduce_std, reduce_sum, reduce_variance)
 from eagerflow.ops.nn_ops import log_softmax, softmax
+from eagerflow.ops.nn_impl import l2_normalize
+from eagerflow.ops.composite_math import reciprocal_no_nan, reduce_euclidean_norm
 from eagerflow.ops.nn_topk import in_top_k, top_k
 # --- permutations and segments (ops/grad_support_ops.py) ---
 from eagerflow.ops.grad_support_ops import invert_permutation, unsorted_segment_sum
@@ -32,6 +34,7 @@ __all__ = ["abs", "acos", "acosh", "add", "add_n", "argmax", "argmin", "asin", "
            "reduce_variance", "round", "rsqrt", "scalar_mul", "sigmoid", "sign", "sin", "sinh", "softmax", "softplus",
            "softsign", "sqrt", "square", "squared_difference", "subtract", "tan", "tanh", "top_k", "truediv",
            "unsorted_segment_sum", "xdivy", "xlogy", "zeta"]
+__all__ += ["l2_normalize", "reciprocal_no_nan", "reduce_euclidean_norm"]
 __all__ += ["bincount", "segment_max", "segment_mean", "segment_min", "segment_prod", "segment_sum",
             "unsorted_segment_max", "unsorted_segment_mean", "unsorted_segment_min", "unsorted_segment_prod",
             "unsorted_segment_sqrt_n"]
