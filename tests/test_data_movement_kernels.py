@@ -241,3 +241,32 @@ def test_thread_setting_reaches_the_pool():
         assert _core.num_threads() == 1
     finally:
         tf.config.threading.set_intra_op_parallelism_threads(0)
+
+
+@pytest.mark.parametrize("dtype", DTYPES + [object])
+def test_reversals_strides_and_broadcasts_match_numpy(threads, dtype):
+    # The strided copies' fixed-stride loops: a reversal (-1), every other element (2), a broadcast
+    # element (0), over rows long enough to split across threads and short tails.
+    if dtype is object:
+        x = np.array([str(v) for v in range(70_001)], dtype=object)
+    else:
+        x = sample((70_001,), dtype)
+    t = tf.constant(x)
+
+    def same(got, want):
+        got = got.numpy()
+        if dtype is object:
+            assert [v.decode() for v in got.ravel()] == list(want.ravel())
+        else:
+            assert got.tobytes() == np.ascontiguousarray(want).tobytes()
+    same(tf.reverse(t, [0]), x[::-1])
+    same(t[::2], x[::2])
+    same(t[::-2], x[::-2])
+    same(t[5:17:2], x[5:17:2])
+    m = x[:70_000].reshape(350, 200)
+    tm = tf.constant(m)
+    same(tf.reverse(tm, [1]), m[:, ::-1])
+    same(tf.reverse(tm, [0, 1]), m[::-1, ::-1])
+    same(tm[:, 1::2], m[:, 1::2])
+    same(tf.broadcast_to(tm[:, :1], [350, 200]), np.broadcast_to(m[:, :1], (350, 200)))
+    same(tf.tile(tm[:3, :1], [2, 7]), np.tile(m[:3, :1], (2, 7)))

@@ -89,6 +89,37 @@ struct StridedIter {
   }
 };
 
+// o[i * di] = s[i * si] for i < n. The contiguous-destination strides that TF's data movement
+// produces (a broadcast element, a reversal, every other element) get loops with the stride fixed,
+// which GCC vectorizes; a runtime stride it does not.
+template <typename T>
+void copy_run(const T* s, T* o, int64_t n, int64_t si, int64_t di) {
+  if constexpr (std::is_trivially_copyable_v<T>) {
+    if (di == 1) {
+      if (si == 1) {
+        std::memcpy(o, s, sizeof(T) * n);
+        return;
+      }
+      const T* __restrict x = s;
+      T* __restrict y = o;
+      if (si == 0) {
+        const T v = x[0];
+        for (int64_t i = 0; i < n; ++i) y[i] = v;
+        return;
+      }
+      if (si == -1) {
+        for (int64_t i = 0; i < n; ++i) y[i] = x[-i];
+        return;
+      }
+      if (si == 2) {
+        for (int64_t i = 0; i < n; ++i) y[i] = x[2 * i];
+        return;
+      }
+    }
+  }
+  for (int64_t i = 0; i < n; ++i) o[i * di] = s[i * si];
+}
+
 // dst[view] = src[view] for a StridedIter; runs rows in parallel when large.
 template <typename T>
 void strided_copy(const T* src, T* dst, StridedIter it) {
@@ -142,15 +173,7 @@ void strided_copy(const T* src, T* dst, StridedIter it) {
             so += idx * it.src_st[d];
             doff += idx * it.dst_st[d];
           }
-          const T* s = src + so;
-          T* o = dst + doff;
-          if constexpr (std::is_trivially_copyable_v<T>) {
-            if (si == 1 && di == 1) {
-              std::memcpy(o, s, sizeof(T) * inner);
-              continue;
-            }
-          }
-          for (int64_t i = 0; i < inner; ++i) o[i * di] = s[i * si];
+          copy_run(src + so, dst + doff, inner, si, di);
         }
       },
       std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(inner, 1)));
