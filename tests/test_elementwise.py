@@ -157,6 +157,27 @@ def test_floor_division_semantics_match_python():
     assert np.isnan(tf.math.floormod(tf.constant([7.0]), tf.constant([0.0])).numpy()[0])
 
 
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64])
+def test_floor_division_by_one_divisor_matches_numpy(dtype):
+    # By a scalar, integer FloorDiv/FloorMod divide in double where that is exact (|a|, |b| < 2^53)
+    # and correct the truncated quotient: every edge of the range against NumPy, and int64 beyond 2^53.
+    info = np.iinfo(dtype)
+    x = np.random.default_rng(3).integers(info.min, info.max, 70_003, dtype=dtype, endpoint=True)
+    x[:6] = [info.min, info.max, 0, -1, 1, info.min + 1]
+    for b in [1, -1, 2, -2, 3, -3, 7, -7, 100, info.max, info.min, info.min + 1]:
+        b = dtype(b)
+        with np.errstate(all="ignore"):
+            np.testing.assert_array_equal(tf.math.floordiv(x, b).numpy(), np.floor_divide(x, b), err_msg=str(b))
+            np.testing.assert_array_equal(tf.math.floormod(x, b).numpy(), np.mod(x, b), err_msg=str(b))
+    if dtype == np.int64:
+        big = np.array([2**62 + 1, -(2**62) - 3, 2**53 + 1, 5, -(2**53) - 1], np.int64)
+        for b in [3, -7, 2**60 + 7, -(2**55)]:
+            np.testing.assert_array_equal(tf.math.floordiv(big, np.int64(b)).numpy(), big // b)
+            np.testing.assert_array_equal(tf.math.floormod(big, np.int64(b)).numpy(), big % b)
+    f = tf.function(lambda v: (v * 1) // 7 + (v * 1) % 7)  # forwarded (in-place) outputs
+    np.testing.assert_array_equal(f(tf.constant(x)).numpy(), (x // 7 + x % 7).astype(dtype))
+
+
 def test_integer_division_by_zero():
     for fn in (tf.math.floordiv, tf.math.floormod, lambda a, b: a // b, lambda a, b: a % b):
         for dtype in (tf.int8, tf.uint8, tf.int32, tf.int64):

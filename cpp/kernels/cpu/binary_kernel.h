@@ -1,6 +1,7 @@
 // The machinery of the broadcasting binary kernels (binary*.cc): the output, the dtype dispatch,
 // one kernel for any functor, and registration of a functor's fusion block functions.
 #pragma once
+#include <cmath>
 #include <type_traits>
 
 #include "kernels/cpu/binary_functors.h"
@@ -99,6 +100,43 @@ struct IsaBinaryRuns : BinaryRuns<T, T, O, F> {
   }
 };
 
+// Integer FloorDiv / FloorMod by one divisor (`x // 7`, `x % 7`): an integer division per element is
+// 10-20 cycles, so where the quotient is exact in double (|a|, |b| < 2^53: the correctly rounded
+// a / b truncates to the true quotient, being at least 1 / |b| from the next integer) it is
+// double(a) / double(b), truncated, then moved to the floor by the remainder's sign: a loop GCC
+// vectorizes. b = -1 keeps the integer path (INT_MIN / -1 wraps).
+template <class F>
+constexpr bool kFloorDivision =
+    std::is_same_v<F, binary_functors::FloorDiv> || std::is_same_v<F, binary_functors::FloorMod>;
+
+template <class F, class T>
+struct FloorDivisionRuns : BinaryRuns<T, T, T, F> {
+  using Inline = BinaryRuns<T, T, T, F>;
+  static constexpr int64_t kExact = int64_t(1) << 53;
+  void scalar_right(const T* a, T b, T* out, int64_t n) const {
+    bool exact = b != T(-1);
+    if constexpr (sizeof(T) > 4) {
+      exact &= b > -kExact && b < kExact;
+      T lo = 0, hi = 0;  // a branch-free scan (it vectorizes); most inputs are far inside the range
+      for (int64_t i = 0; i < n; ++i) {
+        lo = a[i] < lo ? a[i] : lo;
+        hi = a[i] > hi ? a[i] : hi;
+      }
+      exact &= lo > -kExact && hi < kExact;
+    }
+    if (!exact) return Inline::scalar_right(a, b, out, n);
+    using U = std::make_unsigned_t<std::conditional_t<(sizeof(T) < 4), int32_t, T>>;  // q b may overflow T
+    const double d = static_cast<double>(b);
+    for (int64_t i = 0; i < n; ++i) {  // `out` may be `a` itself (a forwarded input)
+      const T t = static_cast<T>(static_cast<double>(a[i]) / d);  // the quotient truncated
+      const T r = static_cast<T>(U(a[i]) - U(t) * U(b));
+      const bool down = r != 0 && (r < 0) != (b < 0);  // the floor is one lower
+      if constexpr (std::is_same_v<F, binary_functors::FloorDiv>) out[i] = static_cast<T>(t - T(down));
+      else out[i] = static_cast<T>(r + (down ? b : T(0)));
+    }
+  }
+};
+
 #ifdef EF_ISA_COPIES
 constexpr bool kIsaCopies = true;
 #else
@@ -112,6 +150,8 @@ void binary_op_loop(const TensorImpl& x, const TensorImpl& y, TensorImpl& out) {
   if constexpr (kIsaCopies && IsaOp<F>::kIndex >= 0 && kIsaBinaryType<T> &&
                 !(std::is_integral_v<T> && IntDivisor<F>::value)) {
     binary_loop_runs<T, T, O>(x, y, out, IsaBinaryRuns<F, T>{});
+  } else if constexpr (kFloorDivision<F> && std::is_signed_v<T> && std::is_integral_v<T>) {
+    binary_loop_runs<T, T, T>(x, y, out, FloorDivisionRuns<F, T>{});
   } else {
     binary_loop<T, T, O>(x, y, out, [](T a, T b) -> O { return F()(a, b); });
   }
