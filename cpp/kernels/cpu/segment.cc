@@ -128,11 +128,37 @@ void run_reduction(KernelContext& c, Reduction r, bool sorted, const std::vector
   }
 }
 
-// SegmentSum / SegmentMean's output from the segments' first rows.
-void sum_segments(KernelContext& c, bool mean, const std::vector<int64_t>& start, Shape out_shape, int64_t inner) {
-  const TensorImpl& data = *c.input(0);
+// TF's checks of sorted segment ids (n of them, read in place); the number of segments, ids[n - 1] + 1.
+template <typename I>
+int64_t sorted_segment_count(const I* ids, int64_t n) {
+  EF_INVALID(n == 0 || int64_t(ids[n - 1]) < std::numeric_limits<int64_t>::max(), "Segment id ", ids[n - 1],
+             " out of range");
+  const int64_t num = n ? int64_t(ids[n - 1]) + 1 : 0;
+  EF_INVALID(n == 0 || num > 0, "segment ids must be >= 0");
+  bool decreases = false;  // one branch-free pass; sorted ids lie in [ids[0], ids[n - 1]]
+  for (int64_t i = 1; i < n; ++i) decreases |= ids[i] < ids[i - 1];
+  EF_INVALID(!decreases, "segment ids are not increasing");
+  EF_INVALID(n == 0 || ids[0] >= 0, "Segment id ", ids[0], " out of range [0, ", num,
+             "), possibly because 'segment_ids' input is not sorted.");
+  return num;
+}
+
+// The first row of each of the num segments, and n (binary searches: no pass over the ids).
+template <typename I>
+std::vector<int64_t> segment_starts(const I* ids, int64_t n, int64_t num) {
+  std::vector<int64_t> start(static_cast<size_t>(num + 1));
+  for (int64_t j = 0; j <= num; ++j) start[j] = std::lower_bound(ids, ids + n, static_cast<I>(j)) - ids;
+  return start;
+}
+
+// SegmentSum / SegmentMean.
+void sum_segments(KernelContext& c, bool mean, Shape out_shape, int64_t inner) {
+  const TensorImpl &data = *c.input(0), &ids = *c.input(1);
   TensorImpl* out = c.allocate_output(0, data.dtype(), checked_shape(std::move(out_shape)));
   if (out->num_elements() == 0) return;
+  const int64_t n = ids.num_elements(), num = out->shape()[0];
+  const std::vector<int64_t> start = ids.dtype() == DType::kInt32 ? segment_starts(ids.data<int32_t>(), n, num)
+                                                                  : segment_starts(ids.data<int64_t>(), n, num);
   auto run = [&](auto tag) {
     using T = typename decltype(tag)::type;
     if (mean) sum_sorted_segments<true, T>(data.data<T>(), out->data<T>(), start, inner);
@@ -146,24 +172,6 @@ void sum_segments(KernelContext& c, bool mean, const std::vector<int64_t>& start
   }
 }
 
-// TF's checks of sorted segment ids (n of them, read in place), then the first row of each segment
-// j < num = ids.back() + 1, and n (binary searches: no pass over the ids beyond the checks).
-template <typename I>
-std::vector<int64_t> sorted_segment_starts(const I* ids, int64_t n) {
-  EF_INVALID(n == 0 || int64_t(ids[n - 1]) < std::numeric_limits<int64_t>::max(), "Segment id ", ids[n - 1],
-             " out of range");
-  const int64_t num = n ? int64_t(ids[n - 1]) + 1 : 0;
-  EF_INVALID(n == 0 || num > 0, "segment ids must be >= 0");
-  bool decreases = false;  // one branch-free pass; sorted ids lie in [ids[0], ids[n - 1]]
-  for (int64_t i = 1; i < n; ++i) decreases |= ids[i] < ids[i - 1];
-  EF_INVALID(!decreases, "segment ids are not increasing");
-  EF_INVALID(n == 0 || ids[0] >= 0, "Segment id ", ids[0], " out of range [0, ", num,
-             "), possibly because 'segment_ids' input is not sorted.");
-  std::vector<int64_t> start(static_cast<size_t>(num + 1));
-  for (int64_t j = 0; j <= num; ++j) start[j] = std::lower_bound(ids, ids + n, static_cast<I>(j)) - ids;
-  return start;
-}
-
 template <Reduction R>
 void segment_kernel(KernelContext& c) {
   const TensorImpl &data = *c.input(0), &ids = *c.input(1);
@@ -172,15 +180,13 @@ void segment_kernel(KernelContext& c) {
   EF_INVALID(data.shape()[0] == ids.shape()[0],
              "segment_ids should be the same size as dimension 0 of input.");
   const int64_t n = ids.num_elements();
-  const std::vector<int64_t> start = ids.dtype() == DType::kInt32
-                                         ? sorted_segment_starts(ids.data<int32_t>(), n)
-                                         : sorted_segment_starts(ids.data<int64_t>(), n);
-  const int64_t num = static_cast<int64_t>(start.size()) - 1;
+  const int64_t num = ids.dtype() == DType::kInt32 ? sorted_segment_count(ids.data<int32_t>(), n)
+                                                   : sorted_segment_count(ids.data<int64_t>(), n);
   Shape out_shape = data.shape();
   out_shape.set_dim(0, num);
   int64_t inner = 1;
   for (int d = 1; d < data.rank(); ++d) inner *= data.shape()[d];
-  if (R == Reduction::kSum || R == Reduction::kMean) return sum_segments(c, R == Reduction::kMean, start, out_shape, inner);
+  if (R == Reduction::kSum || R == Reduction::kMean) return sum_segments(c, R == Reduction::kMean, out_shape, inner);
   run_reduction(c, R, true, tensor_to_int_vector(ids), out_shape, inner);
 }
 
