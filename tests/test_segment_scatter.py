@@ -46,6 +46,21 @@ def test_segment_ops_match_numpy(kind, dtype):
     np.testing.assert_allclose(got.numpy(), np_segment(kind, data, ids, 6, True), rtol=1e-3)
 
 
+@pytest.mark.parametrize("kind", ["sum", "mean"])
+@pytest.mark.parametrize("ids_dtype", [np.int32, np.int64])
+def test_sorted_segment_sums_over_threads_and_shapes(kind, ids_dtype):
+    # Many segments (split across threads), empty ones, rows of one element and of many, exactly as
+    # the sequential sum in T that TF computes (integers: exact).
+    rng = np.random.default_rng(2)
+    ids = np.sort(rng.integers(0, 3000, 70_000)).astype(ids_dtype)
+    for shape in [(70_000,), (70_000, 3)]:
+        data = rng.integers(-50, 50, shape).astype(np.int64)
+        got = getattr(tf.math, "segment_" + kind)(data, ids).numpy()
+        np.testing.assert_array_equal(got, np_segment(kind, data, ids, ids[-1] + 1, True))
+    # No rows to sum: ids up to 2^40 allocate nothing, as TF's.
+    assert getattr(tf.math, "segment_" + kind)(tf.zeros([3, 0]), np.array([0, 0, 2**40])).shape == [2**40 + 1, 0]
+
+
 @pytest.mark.parametrize("kind", ["sum", "max", "min", "prod"])
 @pytest.mark.parametrize("dtype", [np.float32, np.int32, np.uint8, np.int64])
 def test_unsorted_segment_ops_match_numpy(kind, dtype):
