@@ -49,7 +49,7 @@ void fold(Reduction r, T& o, T v) {
 }
 
 // out[rows[i]] (+)= data[i], blocks of `inner` elements; rows[i] < 0 is dropped. `sorted` gives
-// empty segments 0 (prod: 1) and divides means by their counts.
+// empty segments 0 (prod: 1). Sorted sums and means go through sum_sorted_segments instead.
 template <typename T>
 void reduce_rows(Reduction r, bool sorted, const T* src, T* out, const std::vector<int64_t>& rows, int64_t num,
                  int64_t inner) {
@@ -65,17 +65,8 @@ void reduce_rows(Reduction r, bool sorted, const T* src, T* out, const std::vect
     for (int64_t k = 0; k < inner; ++k) fold(r, o[k], s[k]);
   }
   if (!sorted) return;
-  for (int64_t j = 0; j < num; ++j) {
-    T* o = out + j * inner;
-    if (count[j] == 0 && r != Reduction::kProd) {
-      fill_n<T>(o, inner, T(0));
-    } else if (r == Reduction::kMean && count[j] > 1) {
-      for (int64_t k = 0; k < inner; ++k) {
-        if constexpr (std::is_integral_v<T>) o[k] = static_cast<T>(o[k] / static_cast<T>(count[j]));
-        else o[k] = o[k] / static_cast<T>(static_cast<float>(count[j]));
-      }
-    }
-  }
+  for (int64_t j = 0; j < num; ++j)
+    if (count[j] == 0 && r != Reduction::kProd) fill_n<T>(out + j * inner, inner, T(0));
 }
 
 // Sorted SegmentSum / SegmentMean: each segment's rows are contiguous and sum in T from 0, one row
