@@ -38,10 +38,17 @@ void add_kernel(KernelContext& c) {
   EF_DISPATCH_ALL_NUMERIC(out->dtype(), EF_UNSUPPORTED(c), binary_op_loop<add_op, T>(*c.input(0), *c.input(1), *out));
 }
 
-// Float pow (integer pow checks its exponents first, so it is not a block function).
+// Float pow (integer pow checks its exponents first, so it is not a block function). float32 runs
+// the variant's vector pow (elementwise_isa.h) everywhere, one element at a time where the loop is
+// strided or one element is all there is: the same bits in eager kernels, fused chains and the scalar
+// loop interpreter.
 struct float_pow_op {
+  static constexpr int kIsaFloatMath = kIsaFloatMathIndexPow;
   template <class T>
-  T operator()(T a, T b) const { return std::pow(a, b); }
+  T operator()(T a, T b) const {
+    if constexpr (std::is_same_v<T, float>) return isa_float_math<kIsaFloatMathIndexPow>(a, b);
+    else return std::pow(a, b);
+  }
 };
 
 template <typename T>
@@ -55,6 +62,8 @@ void pow_typed(KernelContext& c, TensorImpl* out) {
     binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return int_pow(a, b); });
   } else if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16>) {
     binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return T(std::pow(float(a), float(b))); });
+  } else if constexpr (std::is_same_v<T, float>) {
+    binary_loop_runs<T, T, T>(*c.input(0), *c.input(1), *out, FloatMathRuns<kIsaFloatMathIndexPow>{});
   } else {
     binary_loop<T, T, T>(*c.input(0), *c.input(1), *out, [](T a, T b) -> T { return float_pow_op()(a, b); });
   }

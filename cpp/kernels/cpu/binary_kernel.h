@@ -100,6 +100,30 @@ struct IsaBinaryRuns : BinaryRuns<T, T, O, F> {
   }
 };
 
+// Functors whose float32 math has copies (EF_ISA_FLOAT_MATH_OPS) name its index as kIsaFloatMath.
+template <class F, class = void>
+struct IsaFloatMath : std::integral_constant<int, -1> {};
+template <class F>
+struct IsaFloatMath<F, std::void_t<decltype(F::kIsaFloatMath)>> : std::integral_constant<int, F::kIsaFloatMath> {};
+
+template <int I>
+void isa_float_math_block(const float* a, const float* b, float* out, int64_t n) {
+  isa_blocks().f32_math.both[I](a, b, out, n);
+}
+
+// binary_loop's inner loops through the variant's float math blocks; strided runs take one element
+// at a time (the same bits).
+template <int I>
+struct FloatMathRuns {
+  const IsaBinaryForms<float, float, kIsaFloatMathOpCount>& forms = isa_blocks().f32_math;
+  void both(const float* a, const float* b, float* out, int64_t n) const { forms.both[I](a, b, out, n); }
+  void scalar_left(float a, const float* b, float* out, int64_t n) const { forms.scalar_left[I](a, b, out, n); }
+  void scalar_right(const float* a, float b, float* out, int64_t n) const { forms.scalar_right[I](a, b, out, n); }
+  void strided(const float* a, int64_t sa, const float* b, int64_t sb, float* out, int64_t n) const {
+    for (int64_t i = 0; i < n; ++i) forms.both[I](a + i * sa, b + i * sb, out + i, 1);
+  }
+};
+
 // Integer FloorDiv / FloorMod by one divisor (`x // 7`, `x % 7`): an integer division per element is
 // 10-20 cycles, so where the quotient is exact in double (|a|, |b| < 2^53: the correctly rounded
 // a / b truncates to the true quotient, being at least 1 / |b| from the next integer) it is
@@ -192,6 +216,8 @@ struct BinaryBlockRegistrar {
   static void add(const char* name) {
     if constexpr (IsaOp<F>::kIndex >= 0) {
       register_binary_block<T>(name, isa_binary_block<IsaOp<F>::kIndex, T>);
+    } else if constexpr (IsaFloatMath<F>::value >= 0 && std::is_same_v<T, float>) {
+      register_binary_block<T>(name, isa_float_math_block<IsaFloatMath<F>::value>);
     } else {
       register_binary_block<T>(name, binary_block<F, T>);
     }

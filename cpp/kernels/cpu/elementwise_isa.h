@@ -20,6 +20,9 @@
 // divides integers): its entries are null.
 #define EF_ISA_BINARY_OPS(X) X(AddV2) X(Sub) X(Mul) X(RealDiv) X(Maximum) X(Minimum) X(SquaredDifference)
 #define EF_ISA_COMPARE_OPS(X) X(Less) X(LessEqual) X(Greater) X(GreaterEqual) X(Equal) X(NotEqual)
+// The binary float math with copies (float32 only): vector code where the C library computes one
+// element at a time (pow_f32.h). Within a fraction of an ulp, not the same bits on every ISA.
+#define EF_ISA_FLOAT_MATH_OPS(X) X(Pow)
 
 namespace ef {
 
@@ -41,6 +44,12 @@ enum IsaCompareOpIndex : int {
   EF_ISA_COMPARE_OPS(EF_COMPARE_INDEX)
 #undef EF_COMPARE_INDEX
   kIsaCompareOpCount
+};
+enum IsaFloatMathOpIndex : int {
+#define EF_FLOAT_MATH_INDEX(NAME) kIsaFloatMathIndex##NAME,
+  EF_ISA_FLOAT_MATH_OPS(EF_FLOAT_MATH_INDEX)
+#undef EF_FLOAT_MATH_INDEX
+  kIsaFloatMathOpCount
 };
 
 // Per op of a list of N binary ops over n contiguous elements: out[i] = F(a[i], b[i]), F(a, b[i])
@@ -74,6 +83,7 @@ struct IsaBlocks {
   IsaTypedBlocks<double> t_f64;
   IsaTypedBlocks<int32_t> t_i32;
   IsaTypedBlocks<int64_t> t_i64;
+  IsaBinaryForms<float, float, kIsaFloatMathOpCount> f32_math;
 };
 
 // The variant in use (every entry set where the baseline's is).
@@ -109,6 +119,15 @@ const IsaTypedBlocks<T>& isa_typed_blocks() {
 template <int I, class T>
 void isa_binary_block(const T* a, const T* b, T* out, int64_t n) {
   isa_typed_blocks<T>().binary.both[I](a, b, out, n);
+}
+
+// Float math op I on one element pair, as the variant in use computes it in a block (the scalar
+// steps and strided runs use it: the same bits as the eager kernel's contiguous runs).
+template <int I>
+float isa_float_math(float a, float b) {
+  float out;
+  isa_blocks().f32_math.both[I](&a, &b, &out, 1);
+  return out;
 }
 
 }  // namespace ef

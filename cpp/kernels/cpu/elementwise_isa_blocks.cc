@@ -1,6 +1,6 @@
 // The elementwise ops' block functions (unary float/double: Eigen's vectorized array functions, as
 // TF's kernels use, and exp_f32.h's exp and expm1; binary float/double/int32/int64: the arithmetic of the fused
-// chains and eager kernels, and the comparisons), compiled once per ISA: CMakeLists.txt
+// chains and eager kernels, and the comparisons; float pow, pow_f32.h), compiled once per ISA: CMakeLists.txt
 // builds this file with EF_ISA naming the variant and that ISA's -m flags, and elementwise_isa.cc
 // picks one at run time.
 //
@@ -34,6 +34,7 @@
 #include "kernels/cpu/compare_functors.h"
 #include "kernels/cpu/elementwise_isa.h"
 #include "kernels/cpu/exp_f32.h"
+#include "kernels/cpu/pow_f32.h"
 #include "kernels/cpu/unary_functors.h"
 
 namespace ef {
@@ -193,6 +194,20 @@ constexpr IsaTypedBlocks<T> typed_blocks() {
   return t;
 }
 
+// The float math blocks (pow_f32.h), in the forms of IsaBinaryForms.
+template <void (*Block)(const float*, const float*, float*, int64_t)>
+void scalar_left_of(float a, const float* b, float* out, int64_t n) { Block(&a, b, out, n); }
+template <void (*Block)(const float*, const float*, float*, int64_t)>
+void scalar_right_of(const float* a, float b, float* out, int64_t n) { Block(a, &b, out, n); }
+
+constexpr IsaBinaryForms<float, float, kIsaFloatMathOpCount> float_math_blocks() {
+  IsaBinaryForms<float, float, kIsaFloatMathOpCount> t{};
+  t.both[kIsaFloatMathIndexPow] = &pow_f32_block<false, false>;
+  t.scalar_left[kIsaFloatMathIndexPow] = &scalar_left_of<pow_f32_block<true, false>>;
+  t.scalar_right[kIsaFloatMathIndexPow] = &scalar_right_of<pow_f32_block<false, true>>;
+  return t;
+}
+
 }  // namespace
 
 // Constant-initialized: no code of this ISA runs before the CPU is checked.
@@ -209,6 +224,7 @@ const IsaBlocks EF_ISA_NAME(isa_blocks) = {
     typed_blocks<double>(),
     typed_blocks<int32_t>(),
     typed_blocks<int64_t>(),
+    float_math_blocks(),
 };
 
 }  // namespace ef
