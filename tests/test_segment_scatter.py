@@ -57,6 +57,10 @@ def test_sorted_segment_sums_over_threads_and_shapes(kind, ids_dtype):
         data = rng.integers(-50, 50, shape).astype(np.int64)
         got = getattr(tf.math, "segment_" + kind)(data, ids).numpy()
         np.testing.assert_array_equal(got, np_segment(kind, data, ids, ids[-1] + 1, True))
+    # Floats: each segment summed in order (scalar segments run four at a time), bit for bit.
+    data = rng.standard_normal(70_000).astype(np.float32) * np.float32(1e3) ** rng.integers(-3, 4, 70_000)
+    got = getattr(tf.math, "segment_" + kind)(data, ids).numpy()
+    np.testing.assert_array_equal(got, np_segment(kind, data, ids, ids[-1] + 1, True))
     # No rows to sum: ids up to 2^40 allocate nothing, as TF's.
     assert getattr(tf.math, "segment_" + kind)(tf.zeros([3, 0]), np.array([0, 0, 2**40])).shape == [2**40 + 1, 0]
 
@@ -120,6 +124,15 @@ def test_segment_results_as_tf():
 def test_segment_errors_as_tf(call, message):
     with pytest.raises(tf.errors.InvalidArgumentError, match=message):
         call()
+
+
+@pytest.mark.parametrize("at", [1, 32_767, 32_768, 65_536, 100_000, 199_999])
+def test_segment_ids_decreasing_anywhere(at):
+    # The sortedness check runs over chunks in parallel: a step down at any place, chunk edges included.
+    ids = np.arange(200_000, dtype=np.int64) // 7
+    ids[at] = ids[at - 1] - 1
+    with pytest.raises(tf.errors.InvalidArgumentError, match="segment ids are not increasing"):
+        tf.math.segment_sum(tf.ones([200_000]), ids)
 
 
 def np_tensor_scatter(kind, tensor, indices, updates):

@@ -2,6 +2,7 @@
 // one segment id) to an output row and fold it in; an empty segment keeps the reduction's identity
 // in the unsorted ops (lowest() for max, 1 for prod) and 0 in the sorted ones except prod (1).
 #include <algorithm>
+#include <atomic>
 #include <complex>
 #include <limits>
 #include <type_traits>
@@ -84,17 +85,38 @@ void sum_sorted_segments(const T* src, T* out, const std::vector<int64_t>& start
     if constexpr (std::is_integral_v<T>) return static_cast<T>(sum / static_cast<T>(count));
     else return sum / static_cast<T>(static_cast<float>(count));
   };
+  const auto finish = [&](T acc, int64_t count) { return kMean && count > 1 ? mean(acc, count) : acc; };
   const int64_t grain = std::max<int64_t>(1, kElementwiseGrain * num / std::max<int64_t>(n * inner, 1));
   for_range(num, [&](int64_t b, int64_t e) {
-    for (int64_t j = b; j < e; ++j) {
+    int64_t j = b;
+    if (inner == 1) {
+      // Scalars: four segments at a time, each still summed in order, so four independent chains of
+      // adds hide the add's latency (one chain is latency-bound).
+      constexpr int kChains = 4;
+      for (; j + kChains <= e; j += kChains) {
+        T acc[kChains];
+        int64_t common = start[j + 1] - start[j];
+        for (int q = 0; q < kChains; ++q) {
+          acc[q] = T(0);
+          common = std::min(common, start[j + q + 1] - start[j + q]);
+        }
+        for (int64_t i = 0; i < common; ++i)
+          for (int q = 0; q < kChains; ++q) acc[q] = add(acc[q], src[start[j + q] + i]);
+        for (int q = 0; q < kChains; ++q) {
+          for (int64_t i = start[j + q] + common; i < start[j + q + 1]; ++i) acc[q] = add(acc[q], src[i]);
+          out[j + q] = finish(acc[q], start[j + q + 1] - start[j + q]);
+        }
+      }
+      for (; j < e; ++j) {
+        T acc = T(0);
+        for (int64_t i = start[j]; i < start[j + 1]; ++i) acc = add(acc, src[i]);
+        out[j] = finish(acc, start[j + 1] - start[j]);
+      }
+      return;
+    }
+    for (; j < e; ++j) {
       const int64_t s0 = start[j], s1 = start[j + 1];
       T* __restrict o = out + j * inner;
-      if (inner == 1) {
-        T acc = T(0);
-        for (int64_t i = s0; i < s1; ++i) acc = add(acc, src[i]);
-        o[0] = kMean && s1 - s0 > 1 ? mean(acc, s1 - s0) : acc;
-        continue;
-      }
       fill_n<T>(o, inner, T(0));
       for (int64_t i = s0; i < s1; ++i) {
         const T* __restrict x = src + i * inner;
@@ -126,9 +148,15 @@ int64_t sorted_segment_count(const I* ids, int64_t n) {
              " out of range");
   const int64_t num = n ? int64_t(ids[n - 1]) + 1 : 0;
   EF_INVALID(n == 0 || num > 0, "segment ids must be >= 0");
-  bool decreases = false;  // one branch-free pass; sorted ids lie in [ids[0], ids[n - 1]]
-  for (int64_t i = 1; i < n; ++i) decreases |= ids[i] < ids[i - 1];
-  EF_INVALID(!decreases, "segment ids are not increasing");
+  // Branch-free passes over chunks in parallel (the ids are read once, at memory speed); sorted
+  // ids lie in [ids[0], ids[n - 1]].
+  std::atomic<bool> decreases{false};
+  for_range(n, [&](int64_t b, int64_t e) {
+    bool d = false;
+    for (int64_t i = std::max<int64_t>(b, 1); i < e; ++i) d |= ids[i] < ids[i - 1];
+    if (d) decreases.store(true, std::memory_order_relaxed);
+  });
+  EF_INVALID(!decreases.load(), "segment ids are not increasing");
   EF_INVALID(n == 0 || ids[0] >= 0, "Segment id ", ids[0], " out of range [0, ", num,
              "), possibly because 'segment_ids' input is not sorted.");
   return num;
