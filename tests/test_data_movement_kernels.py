@@ -270,3 +270,28 @@ def test_reversals_strides_and_broadcasts_match_numpy(threads, dtype):
     same(tm[:, 1::2], m[:, 1::2])
     same(tf.broadcast_to(tm[:, :1], [350, 200]), np.broadcast_to(m[:, :1], (350, 200)))
     same(tf.tile(tm[:3, :1], [2, 7]), np.tile(m[:3, :1], (2, 7)))
+
+
+@pytest.mark.parametrize("dtype", DTYPES + [object])
+def test_short_rows_match_numpy(threads, dtype):
+    # Rows of 2..8 elements into packed rows (unrolled per width): a column broadcast or tiled across
+    # a few columns, tf.repeat, every other column of a narrow matrix; 9 and 1 take the general loops.
+    x = np.array([str(v) for v in range(200_000)], dtype=object) if dtype is object else sample((200_000,), dtype)
+    t = tf.constant(x)
+
+    def same(got, want):
+        got = got.numpy()
+        if dtype is object:
+            assert [v.decode() for v in got.ravel()] == list(want.ravel())
+        else:
+            assert got.tobytes() == np.ascontiguousarray(want).tobytes()
+    col = x[:40_000].reshape(-1, 1)
+    tcol = tf.constant(col)
+    for k in range(1, 10):
+        same(tf.broadcast_to(tcol, [40_000, k]), np.broadcast_to(col, (40_000, k)))
+        same(tf.tile(tcol, [1, k]), np.tile(col, (1, k)))
+        same(tf.repeat(t[:30_001], k), np.repeat(x[:30_001], k))
+        wide = x[:200_000 // (2 * k) * (2 * k)].reshape(-1, 2 * k)
+        same(tf.constant(wide)[:, ::2], wide[:, ::2])
+        same(tf.constant(wide)[:, :k], wide[:, :k])
+        same(tf.constant(wide)[1::3, 1:k + 1], wide[1::3, 1:k + 1])

@@ -120,6 +120,39 @@ void copy_run(const T* s, T* o, int64_t n, int64_t si, int64_t di) {
   for (int64_t i = 0; i < n; ++i) o[i * di] = s[i * si];
 }
 
+// Rows of K elements (K a constant: the row's loop unrolls, the rows' loop is all that is left)
+// into packed destination rows: dst[row * K + j] = src[row * sr + j * si] for rows [b, e). The
+// shape of a column broadcast or tiled to a few columns (tf.repeat, broadcast_to [n, 1] -> [n, 3]),
+// where a call per row of a few elements cost 4x the copying.
+template <int K, typename T>
+void copy_short_rows(const T* src, T* dst, int64_t b, int64_t e, int64_t sr, int64_t si) {
+  const T* __restrict s = src;
+  T* __restrict o = dst;
+  if (si == 0) {
+    for (int64_t row = b; row < e; ++row) {
+      const T v = s[row * sr];
+      for (int j = 0; j < K; ++j) o[row * K + j] = v;
+    }
+  } else {
+    for (int64_t row = b; row < e; ++row)
+      for (int j = 0; j < K; ++j) o[row * K + j] = s[row * sr + j * si];
+  }
+}
+
+template <typename T>
+bool copy_short_rows(const T* src, T* dst, int64_t inner, int64_t b, int64_t e, int64_t sr, int64_t si) {
+  switch (inner) {
+    case 2: copy_short_rows<2>(src, dst, b, e, sr, si); return true;
+    case 3: copy_short_rows<3>(src, dst, b, e, sr, si); return true;
+    case 4: copy_short_rows<4>(src, dst, b, e, sr, si); return true;
+    case 5: copy_short_rows<5>(src, dst, b, e, sr, si); return true;
+    case 6: copy_short_rows<6>(src, dst, b, e, sr, si); return true;
+    case 7: copy_short_rows<7>(src, dst, b, e, sr, si); return true;
+    case 8: copy_short_rows<8>(src, dst, b, e, sr, si); return true;
+    default: return false;
+  }
+}
+
 // dst[view] = src[view] for a StridedIter; runs rows in parallel when large.
 template <typename T>
 void strided_copy(const T* src, T* dst, StridedIter it) {
@@ -134,6 +167,16 @@ void strided_copy(const T* src, T* dst, StridedIter it) {
   const int64_t inner = it.dims[r - 1], si = it.src_st[r - 1], di = it.dst_st[r - 1];
   int64_t rows = 1;
   for (int d = 0; d < r - 1; ++d) rows *= it.dims[d];
+  if (r == 2 && di == 1 && it.dst_st[0] == inner && inner <= 8 && std::is_trivially_copyable_v<T>) {
+    const T* s = src + it.src_off;
+    T* o = dst + it.dst_off;
+    const int64_t sr = it.src_st[0];
+    if (copy_short_rows(s, o, inner, 0, 0, sr, si)) {  // inner is one it has a loop for
+      for_range(rows, [&](int64_t b, int64_t e) { copy_short_rows(s, o, inner, b, e, sr, si); },
+                std::max<int64_t>(1, kElementwiseGrain / inner));
+      return;
+    }
+  }
   if (r >= 2 && di == 1 && si != 1 && it.src_st[r - 2] == 1 && rows >= 64) {
     // Transpose-like: the source is contiguous along the second-to-last dim. Copy in tiles so
     // both sides stay in cache (a plain row loop would miss on every source read).

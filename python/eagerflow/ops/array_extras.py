@@ -54,9 +54,12 @@ def repeat(input, repeats, axis=None, name=None):  # pylint: disable=redefined-b
     axis %= rank
     repeats = convert_to_tensor(repeats, dtype=dtypes.int32)
     if repeats.shape.rank == 0:
-        lead = array_ops.shape(x)
         tiled = array_ops.tile(array_ops.expand_dims(x, axis + 1),
                                [1] * (axis + 1) + [repeats] + [1] * (rank - axis - 1))
+        if tiled.shape.is_fully_defined():  # eagerly always: merge the axis with its copies statically
+            dims = tiled.shape.as_list()
+            return array_ops.reshape(tiled, dims[:axis] + [dims[axis] * dims[axis + 1]] + dims[axis + 2:])
+        lead = array_ops.shape(x)
         new_shape = array_ops.concat([lead[:axis], [lead[axis] * repeats], lead[axis + 1:]], 0)
         return array_ops.reshape(tiled, new_shape)
     most = reduction_ops.reduce_max(repeats)

@@ -126,6 +126,39 @@ def _exact_scope(graph, scope):
         graph.name_scope = old
 
 
+def _pack_indices(begin, end, strides, graph):
+    """StridedSlice's begin, end and strides vectors (int64 all three when one needs it)."""
+    # In a graph the op is "strided_slice" and its index vectors are Consts in that scope, so shape
+    # inference sees their values (an eager tensor would be captured as a placeholder instead).
+    with _exact_scope(graph, None if graph is None else graph.peek_unique_name("strided_slice")):
+        if not begin:
+            empty = _core.from_numpy(np.zeros((0,), np.int32))
+            return [empty if graph is None else _core.graph_constant(empty, "stack") for _ in range(3)]
+        packed = [_pack(begin, graph), _pack(end, graph), _pack(strides, graph)]
+        if any(p.dtype == dtypes.int64 for p in packed):
+            packed = [p if p.dtype == dtypes.int64 else execute1("Cast", [p], {"DstT": dtypes.int64}) for p in packed]
+        return packed
+
+
+# Eager slices by Python ints reuse their index vectors (immutable tensors): x[:, 0] in a loop
+# packs three vectors once, not per call (two thirds of a small slice's cost).
+_EAGER_PACKED = {}
+_EAGER_PACKED_MAX = 512
+
+
+def _packed_indices(begin, end, strides, graph):
+    if graph is not None or any(isinstance(v, Tensor) for v in (*begin, *end, *strides)):
+        return _pack_indices(begin, end, strides, graph)
+    key = (tuple(begin), tuple(end), tuple(strides))
+    packed = _EAGER_PACKED.get(key)
+    if packed is None:
+        packed = _pack_indices(begin, end, strides, None)
+        if len(_EAGER_PACKED) >= _EAGER_PACKED_MAX:
+            _EAGER_PACKED.clear()
+        _EAGER_PACKED[key] = packed
+    return packed
+
+
 def _slice_helper(tensor, slice_spec, var=None):
     """Tensor.__getitem__: ints (shrink), slices with steps, Ellipsis, tf.newaxis and scalar int
     tensors become one StridedSlice; a boolean mask becomes tf.boolean_mask. `var`: see
@@ -178,15 +211,7 @@ def _slice_helper(tensor, slice_spec, var=None):
     graph = _core.current_graph()
     # In a graph the op is "strided_slice" and its index vectors are Consts in that scope, so shape
     # inference sees their values (an eager tensor would be captured as a placeholder instead).
-    with _exact_scope(graph, None if graph is None else graph.peek_unique_name("strided_slice")):
-        if begin:
-            packed = [_pack(begin, graph), _pack(end, graph), _pack(strides, graph)]
-            if any(p.dtype == dtypes.int64 for p in packed):
-                packed = [p if p.dtype == dtypes.int64 else execute1("Cast", [p], {"DstT": dtypes.int64})
-                          for p in packed]
-        else:
-            empty = _core.from_numpy(np.zeros((0,), np.int32))
-            packed = [empty if graph is None else _core.graph_constant(empty, "stack") for _ in range(3)]
+    packed = _packed_indices(begin, end, strides, graph)
     if var is not None:
         return strided_slice(tensor, *packed, begin_mask=begin_mask, end_mask=end_mask, ellipsis_mask=ellipsis_mask,
                              new_axis_mask=new_axis_mask, shrink_axis_mask=shrink_axis_mask, var=var)
