@@ -149,7 +149,7 @@ _EAGER_PACKED_MAX = 512
 def _packed_indices(begin, end, strides, graph):
     if graph is not None or any(isinstance(v, Tensor) for v in (*begin, *end, *strides)):
         return _pack_indices(begin, end, strides, graph)
-    key = (tuple(begin), tuple(end), tuple(strides))
+    key = (*map(int, begin), None, *map(int, end), None, *map(int, strides))  # ints of any kind (0-d arrays too)
     packed = _EAGER_PACKED.get(key)
     if packed is None:
         packed = _pack_indices(begin, end, strides, None)
