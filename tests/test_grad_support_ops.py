@@ -182,3 +182,19 @@ def test_inference_matches_kernels_in_a_graph():
     assert b.shape.as_list() == [5]
     assert c.shape.as_list() == [None]
     assert d.shape.as_list() == [None, 3]
+
+
+@pytest.mark.parametrize("index_dtype", [np.int32, np.int64])
+@pytest.mark.parametrize("at", [0, 17, 99_999])
+@pytest.mark.parametrize("bad", [-1, 1000, -(2**31)])
+def test_scatter_nd_reports_the_first_index_out_of_range(index_dtype, at, bad):
+    # One index per row is checked in one pass; the message names the first bad one, as TF's does.
+    idx = np.random.default_rng(at).integers(0, 1000, (100_000, 1)).astype(index_dtype)
+    idx[at, 0] = bad
+    idx[-1, 0] = 5000  # a later bad index is not the one reported (unless it is the only one)
+    first = at if at < 99_999 else 99_999
+    want = f"indices\\[{first}\\] = \\[{bad if at < 99_999 else 5000}\\] does not index into shape \\[1000\\]"
+    for call in (lambda: tf.scatter_nd(idx, tf.ones([100_000]), [1000]),
+                 lambda: tf.tensor_scatter_nd_update(tf.zeros([1000]), idx, tf.ones([100_000]))):
+        with pytest.raises(tf.errors.InvalidArgumentError, match=want):
+            call()

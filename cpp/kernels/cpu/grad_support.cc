@@ -24,6 +24,11 @@ namespace {
 // out[rows[i]] += src[i] for blocks of `inner` elements (row -1: dropped).
 template <typename T>
 void accumulate_rows(const T* src, T* out, const std::vector<int64_t>& rows, int64_t inner) {
+  if (inner == 1) {
+    for (size_t i = 0; i < rows.size(); ++i)
+      if (rows[i] >= 0) out[rows[i]] = wrap_add(out[rows[i]], src[i]);
+    return;
+  }
   for (size_t i = 0; i < rows.size(); ++i) {
     if (rows[i] < 0) continue;
     T* o = out + rows[i] * inner;
