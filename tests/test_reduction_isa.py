@@ -128,6 +128,20 @@ def test_max_min_match_numpy(variant, dtype):
         for axis in (0, 1):
             np.testing.assert_array_equal(tf.reduce_max(x, axis=axis).numpy(), np.max(x, axis=axis))
             np.testing.assert_array_equal(tf.reduce_min(x, axis=axis).numpy(), np.min(x, axis=axis))
+    # Columns run one maxps/minps a vector and again with NaN-propagating ops where a NaN or an
+    # infinity is in the leaf: NaN in the first, a middle and the last row of a leaf, infinities
+    # alone, in every lane of a chunk; zeros of both signs (a tie takes the later row's).
+    for r, c, v in ((0, 5, np.nan), (64, 130, np.nan), (127, 255, np.nan), (200, 7, np.inf), (3, 17, -np.inf)):
+        x = _sample((300, 520), dtype, r)
+        x[r, c] = v
+        np.testing.assert_array_equal(tf.reduce_max(x, axis=0).numpy(), np.max(x, axis=0))
+        np.testing.assert_array_equal(tf.reduce_min(x, axis=0).numpy(), np.min(x, axis=0))
+    z = np.zeros((2, 512), dtype)
+    z[0] = -0.0
+    for got in (tf.reduce_max(z, axis=0), tf.reduce_min(z, axis=0)):
+        assert not np.signbit(got.numpy()).any()
+    for got in (tf.reduce_max(z[::-1], axis=0), tf.reduce_min(z[::-1], axis=0)):
+        assert np.signbit(got.numpy()).all()
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

@@ -58,12 +58,19 @@ struct MaxOp {
   template <typename A> static A init() { return lowest_value<A>(); }
   template <typename A> static A op(A a, A b) { return (a > b || nan_value(a)) ? a : b; }
   template <typename V> static V vop(V a, V b) { return ((a > b) | (a != a)) ? a : b; }
+  // vop where neither is NaN: one maxps (b on ties, as vop).
+  template <typename V> static V vop_no_nan(V a, V b) { return a > b ? a : b; }
 };
 struct MinOp {
   template <typename A> static A init() { return highest_value<A>(); }
   template <typename A> static A op(A a, A b) { return (a < b || nan_value(a)) ? a : b; }
   template <typename V> static V vop(V a, V b) { return ((a < b) | (a != a)) ? a : b; }
+  template <typename V> static V vop_no_nan(V a, V b) { return a < b ? a : b; }
 };
+template <class Red, class V, class = void>
+struct HasVopNoNan : std::false_type {};
+template <class Red, class V>
+struct HasVopNoNan<Red, V, std::void_t<decltype(Red::vop_no_nan(V{}, V{}))>> : std::true_type {};
 struct AnyOp {
   template <typename A> static A init() { return false; }
   template <typename A> static A op(A a, A b) { return a || b; }
@@ -228,6 +235,32 @@ void column_leaf_vectors(const T* p, int64_t R, int64_t stride, int64_t w, T* ac
     V r[kChunk];
 #pragma GCC unroll 8
     for (int c = 0; c < kChunk; ++c) r[c] = load(p + j + c * L);
+    if constexpr (HasVopNoNan<Red, V>::value) {
+      // Max/Min: one maxps or minps a vector (NaN propagation costs three more ops and mask
+      // registers), with x * 0 summed alongside: NaN only where an input is NaN or infinite, and
+      // then the leaf runs again with NaN-propagating ops.
+      V u[kChunk];
+#pragma GCC unroll 8
+      for (int c = 0; c < kChunk; ++c) u[c] = r[c] * T(0);
+      for (int64_t row = 1; row < R; ++row)
+#pragma GCC unroll 8
+        for (int c = 0; c < kChunk; ++c) {
+          const V x = load(p + row * stride + j + c * L);
+          r[c] = Red::vop_no_nan(r[c], x);
+          u[c] = x * T(0) + u[c];
+        }
+      V any = u[0];
+#pragma GCC unroll 8
+      for (int c = 1; c < kChunk; ++c) any = any + u[c];
+      bool finite = true;
+      for (int l = 0; l < L; ++l) finite &= any[l] == any[l];
+      if (finite) {
+        std::memcpy(acc + j, r, sizeof(r));
+        continue;
+      }
+#pragma GCC unroll 8
+      for (int c = 0; c < kChunk; ++c) r[c] = load(p + j + c * L);
+    }
     for (int64_t row = 1; row < R; ++row)
 #pragma GCC unroll 8
       for (int c = 0; c < kChunk; ++c) r[c] = Red::vop(r[c], load(p + row * stride + j + c * L));
