@@ -552,6 +552,7 @@ SAMPLES = {
     "Reshape": op(call(f(2, 3), i32([3, 2])), call(f(2, 3, 2), i64([-1])), grad="tensor"),
     "ReverseV2": op(call(f(2, 3), i32([1])), grad="tensor"),
     "RightShift": op(call(i32([8, -16, 3]), i32([1, 2, 0])), no_grad=_INT),
+    "Roll": op(call(f(3, 4), i32([1, -2]), i64([0, 1])), call(f(5), i64(7), i32(-1)), grad="input"),
     "Round": op(call(f64([0.1, 1.3, -2.2, 3.7])), grad="x"),
     "Rsqrt": op(call(pos(3, 2)), grad="x"),
     "ScatterNd": op(call(i32([[1], [0], [1]]), f(3, 2), i32([3, 2])), grad="updates"),

@@ -1,5 +1,5 @@
 // Op definitions: shape and data-movement ops (Reshape, Transpose, ConcatV2, Pack, Split, Tile,
-// Pad, ReverseV2, BroadcastTo, ...). Shape/axis/perm arguments are int32/int64 tensor inputs, as in TF.
+// Pad, ReverseV2, Roll, BroadcastTo, ...). Shape/axis/perm arguments are int32/int64 tensor inputs, as in TF.
 #include "ops/array_shapes.h"
 
 namespace ef {
@@ -89,6 +89,15 @@ void infer_reverse(InferContext& c) {
   c.set_output(0, c.dtypes[0], c.shapes[0]);
 }
 
+void infer_roll(InferContext& c) {
+  EF_INVALID(!c.shapes[0].rank_known() || c.shapes[0].rank() >= 1, "input must be 1-D or higher");
+  EF_INVALID(!c.shapes[1].rank_known() || c.shapes[1].rank() <= 1, "shift must be a scalar or a 1-D vector. Found: ",
+             c.shapes[1].to_list_string());
+  EF_INVALID(!c.shapes[2].rank_known() || c.shapes[2].rank() <= 1, "axis must be a scalar or a 1-D vector. Found: ",
+             c.shapes[2].to_list_string());
+  c.set_output(0, c.dtypes[0], c.shapes[0]);
+}
+
 void infer_broadcast_to(InferContext& c) {
   c.set_output(0, c.dtypes[0], broadcast_to_shape(c.op, c.shapes[0], c.shapes[1], input_value(c, 1)));
 }
@@ -125,6 +134,8 @@ EF_REGISTER_OP(make_op("ReverseV2", {"tensor", "axis"}, {"Tidx", "T"}, infer_rev
                                {{"T", "uint8, int8, uint16, int16, int32, uint32, int64, uint64, bool, bfloat16, half, "
                                       "float, double, complex64, complex128, string"},
                                 {"Tidx", kListIndex}}));
+EF_REGISTER_OP(make_op("Roll", {"input", "shift", "axis"}, {"T", "Tshift", "Taxis"}, infer_roll)
+                   .with_types({"T", "Tshift", "Taxis"}, {{"T"}, {"Tshift", kListIndex}, {"Taxis", kListIndex}}));
 EF_REGISTER_OP(make_op("BroadcastTo", {"input", "shape"}, {"T", "Tidx"}, infer_broadcast_to)
                    .with_types({"T", "Tidx"}, {{"T"}, {"Tidx", kListIndex}}));
 EF_REGISTER_OP(make_op("Identity", {"input"}, {"T"}, infer_same_as_input0)

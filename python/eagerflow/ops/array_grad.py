@@ -219,6 +219,13 @@ def _mirror_pad_grad_grad(op, grad):
     return [execute1("MirrorPad", [grad, op.inputs[1]], {"mode": mode}), None]
 
 
+@RegisterGradient("Roll")
+def _roll_grad(op, grad):
+    """The output gradient rolled back."""
+    _, shift, axis = op.inputs
+    return [execute1("Roll", [grad, execute1("Neg", [shift]), axis]), None, None]
+
+
 @RegisterGradient("Tile")
 def _tile_grad(op, grad):
     """grad viewed as [m0, s0, m1, s1, ...] summed over the multiples axes."""

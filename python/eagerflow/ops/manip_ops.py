@@ -1,16 +1,7 @@
-"""tf.roll (TF's manip_ops) and tf.shape_n, composed of Slice / Concat / Shape so they run in graphs and
-differentiate."""
-import numpy as np
-
+"""tf.roll (TF's manip_ops: the Roll op) and tf.shape_n."""
 from eagerflow.framework import dtypes, errors
-from eagerflow.ops import array_ops, creation_ops, math_ops, slice_ops
-from eagerflow.ops._execute import convert_to_tensor
-
-
-def _static_ints(x, what):
-    if hasattr(x, "_is_symbolic") and x._is_symbolic:
-        raise NotImplementedError(f"tf.roll needs the {what} known when tracing")
-    return np.asarray(x._numpy() if hasattr(x, "_numpy") else x).reshape(-1).astype(np.int64).tolist()
+from eagerflow.ops import array_ops
+from eagerflow.ops._execute import convert_to_tensor, execute1
 
 
 def _roll_error(text, suffix=""):
@@ -20,27 +11,21 @@ def _roll_error(text, suffix=""):
 
 
 def roll(input, shift, axis, name=None):  # pylint: disable=redefined-builtin
-    """`input` with its elements shifted by `shift` along each `axis` (wrapping around; repeated axes add):
-    the two slices of each axis swapped, so the gradient is dense, as Roll's."""
+    """`input` with its elements shifted by `shift` along each `axis` (wrapping around; repeated axes add)."""
     x = input if hasattr(input, "_dtype_enum") else convert_to_tensor(input)
-    axes = _static_ints(axis, "axis")
     shift_t = shift if hasattr(shift, "_dtype_enum") else convert_to_tensor(shift)
-    if shift_t.shape.rank is not None and shift_t.shape.num_elements() != len(axes):
-        raise _roll_error("shift and axis must have the same size")
-    shifts = array_ops.reshape(math_ops.cast(shift_t, dtypes.int64), [-1])
+    axis_t = axis if hasattr(axis, "_dtype_enum") else convert_to_tensor(axis)
     rank = x.shape.rank
-    for i, a in enumerate(axes):
-        if rank is not None and not -rank <= a < rank:
-            raise _roll_error(f"axis {a} is out of range", " name: ")
-        a = a + rank if a < 0 else a
-        n = array_ops.shape(x, out_type=dtypes.int64)[a]
-        s = math_ops.floormod(shifts[i], math_ops.maximum(n, convert_to_tensor(1, dtypes.int64._type_enum)))
-        one_hot = creation_ops.one_hot(a, rank, dtype=dtypes.int64)
-        all_dims = creation_ops.zeros_like(one_hot) - 1
-        tail = slice_ops.slice(x, one_hot * (n - s), all_dims + one_hot * (s + 1))
-        head = slice_ops.slice(x, creation_ops.zeros_like(one_hot), all_dims + one_hot * (n - s + 1))
-        x = array_ops.concat([tail, head], a)
-    return x
+    # TF's eager errors for a rank or an axis out of range end in " name: " (the kernel's own do not).
+    if rank == 0:
+        raise _roll_error("input must be 1-D or higher", " name: ")
+    if rank is not None and not getattr(axis_t, "_is_symbolic", False) and shift_t.shape.rank is not None:
+        axes = axis_t.numpy().reshape(-1).tolist() if axis_t.shape.rank is not None and axis_t.shape.rank <= 1 else []
+        if shift_t.shape.rank <= 1 and shift_t.shape.num_elements() == len(axes):
+            for a in axes:
+                if not -rank <= a < rank:
+                    raise _roll_error(f"axis {a + rank if a < 0 else a} is out of range", " name: ")
+    return execute1("Roll", [x, shift_t, axis_t], None, name)
 
 
 def shape_n(input, out_type=dtypes.int32, name=None):  # pylint: disable=redefined-builtin
