@@ -522,7 +522,10 @@ def _eval(self, feed_dict=None, session=None):
 
 
 def _shape(self):
-    return TensorShape(self._shape_tuple)
+    # _shape_tuple is already ints and None (or None for an unknown rank): no per-dim validation.
+    shape = object.__new__(TensorShape)
+    shape._dims = self._shape_tuple
+    return shape
 
 
 for _n, _f in {"__str__": _str, "__repr__": _repr, "__bool__": _bool, "__len__": _len,

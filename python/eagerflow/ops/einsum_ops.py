@@ -1,5 +1,6 @@
 """tf.einsum and tf.tensordot, lowered to Transpose, Reshape, BatchMatMulV2 and Sum, which is also how
 TF's Einsum kernel computes (its gradient then follows from theirs)."""
+import functools
 import re
 
 from eagerflow.framework import errors
@@ -11,6 +12,12 @@ _ELLIPSIS_LABELS = [chr(c) for c in range(0x100, 0x140)]  # stand-ins for the di
 
 
 def _parse(equation, operands):
+    """Each operand's labels ("..." expanded to stand-ins) and the output's."""
+    return _parse_ranks(equation, tuple(x.shape.rank for x in operands))
+
+
+@functools.lru_cache(maxsize=256)
+def _parse_ranks(equation, ranks):
     eq = equation.replace(" ", "")
     if "->" in eq:
         lhs, out = eq.split("->")
@@ -18,16 +25,15 @@ def _parse(equation, operands):
     else:
         lhs, out, implicit = eq, None, True
     inputs = lhs.split(",")
-    if len(inputs) != len(operands):
+    if len(inputs) != len(ranks):
         raise ValueError(f"Unable to parse einsum equation: `{equation}`: expected {len(inputs)} operands but got "
-                         f"{len(operands)}.")
+                         f"{len(ranks)}.")
     for term in inputs + ([out] if out is not None else []):
         if not _LABELS.match(term) or term.replace("...", "").count(".") or term.count("...") > 1:
             raise ValueError(f"Invalid einsum equation: {equation}")
     ell_rank = 0
     expanded = []
-    for term, x in zip(inputs, operands):
-        rank = x.shape.rank
+    for term, rank in zip(inputs, ranks):
         if "..." in term:
             n = rank - (len(term) - 3)
             if n < 0:
@@ -53,7 +59,7 @@ def _parse(equation, operands):
     for c in out:
         if not any(c in t for t in expanded):
             raise ValueError(f"Output subscripts contain a label that appears in no inputs: {equation}")
-    return expanded, out
+    return tuple(expanded), out
 
 
 def _align(term, ell):
