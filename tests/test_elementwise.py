@@ -302,6 +302,19 @@ def test_cast():
     assert tf.dtypes.saturate_cast(tf.constant([300, -5]), tf.uint8).numpy().tolist() == [255, 0]
 
 
+def test_clip_by_value_scalar_bounds_equal_full_bounds_bitwise():
+    # Scalar float bounds run minps/maxps and a NaN select; full-size bounds the element-wise form:
+    # the same bits, NaN kept, zeros of both signs on ties (the bound's, as TF's vector path).
+    rng = np.random.default_rng(3)
+    for dtype in (np.float32, np.float64):
+        x = rng.normal(size=70_001).astype(dtype)
+        x[:9] = [np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 0.5, -0.5, 1e-40]
+        for lo, hi in ((-0.5, 0.5), (0.0, 0.0), (-0.0, -0.0), (-0.0, 0.0), (0.0, -0.0), (2.0, 1.0), (-np.inf, np.inf)):
+            scalar = tf.clip_by_value(tf.constant(x), tf.constant(dtype(lo)), tf.constant(dtype(hi))).numpy()
+            full = tf.clip_by_value(tf.constant(x), tf.constant(np.full_like(x, lo)), tf.constant(np.full_like(x, hi)))
+            assert scalar.tobytes() == full.numpy().tobytes(), (dtype, lo, hi)
+
+
 def test_clip_by_value():
     assert tf.clip_by_value(tf.constant([1, 5, 10]), 2, 8).numpy().tolist() == [2, 5, 8]
     assert tf.clip_by_value([1, 5, 10], 2, 8).dtype == tf.int32
