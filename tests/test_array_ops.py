@@ -479,3 +479,23 @@ def test_gather_nd_huge_index():
 def test_gather_extreme_axis(axis):
     with pytest.raises(tf.errors.InvalidArgumentError):
         tf.gather(tf.zeros([3]), [0], axis=tf.constant(axis, tf.int64))
+
+
+@pytest.mark.parametrize("index_dtype", [np.int32, np.int64])
+@pytest.mark.parametrize("k,slice_shape", [(1, ()), (2, ()), (1, (5,)), (2, (3, 2))])
+def test_gather_nd_matches_numpy_and_names_the_first_bad_index(index_dtype, k, slice_shape):
+    # Offsets in one branch-free pass (single elements gathered by a loop, slices copied); the error
+    # names the first index out of range, as TF's, wherever it is.
+    rng = np.random.default_rng(k)
+    params = rng.normal(size=(40, 30) + slice_shape).astype(np.float32)
+    idx = rng.integers(0, 30, (2, 5000, k)).astype(index_dtype)
+    want = params[tuple(idx[..., d] for d in range(k))]
+    np.testing.assert_array_equal(tf.gather_nd(params, idx).numpy(), want)
+    for at, bad in ((0, -1), (2345, 40), (4999, 2**31 - 1 if index_dtype == np.int32 else 2**62)):
+        b = idx.copy()
+        b[1, at, 0] = bad
+        b[1, 4999, k - 1] = -5  # later, never the one reported unless it is the same index
+        shown = ", ".join(str(v) for v in b[1, at])
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=rf"indices\[1,{at}\] = \[{shown}\] does not index into param shape"):
+            tf.gather_nd(params, b)

@@ -116,6 +116,26 @@ void gather_kernel(KernelContext& c) {
   }
 }
 
+// offsets[i] = the flat offset of index vector i (k entries of idx into the leading dims of ps),
+// times `slice`; false when an index is out of range. Branch-free (unsigned arithmetic: a bad
+// index's offset may wrap, and is never used).
+template <typename I>
+bool nd_offsets(const I* idx, int64_t count, int k, const Shape& ps, int64_t slice, int64_t* offsets) {
+  std::vector<uint64_t> dims(static_cast<size_t>(k));
+  for (int d = 0; d < k; ++d) dims[d] = static_cast<uint64_t>(ps[d]);
+  bool bad = false;
+  for (int64_t i = 0; i < count; ++i) {
+    uint64_t off = 0;
+    for (int d = 0; d < k; ++d) {
+      const uint64_t v = static_cast<uint64_t>(static_cast<int64_t>(idx[i * k + d]));
+      bad |= v >= dims[d];
+      off = off * dims[d] + v;
+    }
+    offsets[i] = static_cast<int64_t>(off * static_cast<uint64_t>(slice));
+  }
+  return !bad;
+}
+
 void gather_nd_kernel(KernelContext& c) {
   const TensorImpl& params = *c.input(0);
   const TensorImpl& indices = *c.input(1);
@@ -125,35 +145,43 @@ void gather_nd_kernel(KernelContext& c) {
   const int k = static_cast<int>(indices.shape()[indices.rank() - 1]);
   const int64_t count = prod(indices.shape(), 0, indices.rank() - 1);
   const int64_t slice = prod(ps, k, ps.rank());
-  std::vector<int64_t> idx = tensor_to_int_vector(indices);
-  std::vector<int64_t> offsets(count, 0);
-  for (int64_t i = 0; i < count; ++i) {
-    int64_t off = 0;
-    bool ok = true;
-    for (int d = 0; d < k && ok; ++d) {
-      const int64_t v = idx[i * k + d];
-      ok = v >= 0 && v < ps[d];
-      if (ok) off = off * ps[d] + v;  // only for in-range v: a bad index could overflow int64
-    }
-    if (!ok) {
+  std::vector<int64_t> offsets(static_cast<size_t>(count));
+  bool ok;
+  switch (indices.dtype()) {
+    case DType::kInt32: ok = nd_offsets(indices.data<int32_t>(), count, k, ps, slice, offsets.data()); break;
+    case DType::kInt64: ok = nd_offsets(indices.data<int64_t>(), count, k, ps, slice, offsets.data()); break;
+    default: ok = nd_offsets(tensor_to_int_vector(indices).data(), count, k, ps, slice, offsets.data());
+  }
+  if (!ok) {  // TF's message names the first index out of range
+    const std::vector<int64_t> idx = tensor_to_int_vector(indices);
+    for (int64_t i = 0; i < count; ++i) {
+      bool in = true;
+      for (int d = 0; d < k; ++d) in &= idx[i * k + d] >= 0 && idx[i * k + d] < ps[d];
+      if (in) continue;
       std::vector<int64_t> bad(idx.begin() + i * k, idx.begin() + (i + 1) * k);
       throw_error(Code::kInvalidArgument, "indices", coords(i, indices.shape(), indices.rank() - 1), " = ",
                   list_string(bad, ", "), " does not index into param shape ", ps.to_list_string(),
                   ", node name: GatherNd");
     }
-    offsets[i] = off * slice;
   }
   TensorImpl* out = c.allocate_output(0, params.dtype(), out_shape);
   if (count == 0 || slice == 0) return;
   EF_DISPATCH_STORAGE(params.dtype(), {
     const T* src = params.data<T>();
     T* dst = out->data<T>();
-    for_range(
-        count,
-        [&](int64_t b, int64_t e) {
-          for (int64_t i = b; i < e; ++i) copy_block(src + offsets[i], dst + i * slice, slice);
-        },
-        std::max<int64_t>(1, kElementwiseGrain / slice));
+    const int64_t* off = offsets.data();
+    if (slice == 1) {  // single elements: a gather loop, not a copy call per element
+      for_range(count, [src, dst, off](int64_t b, int64_t e) {
+        for (int64_t i = b; i < e; ++i) dst[i] = src[off[i]];
+      });
+    } else {
+      for_range(
+          count,
+          [&](int64_t b, int64_t e) {
+            for (int64_t i = b; i < e; ++i) copy_block(src + off[i], dst + i * slice, slice);
+          },
+          std::max<int64_t>(1, kElementwiseGrain / slice));
+    }
   });
 }
 
