@@ -1,5 +1,7 @@
 """ConcatV2, Pack, GatherV2, ArgMax/ArgMin and the long reductions against NumPy over many shapes, dtypes
 and axes, and their threaded paths against one thread (results must not depend on the thread count)."""
+import functools
+
 import numpy as np
 import pytest
 
@@ -243,22 +245,26 @@ def test_thread_setting_reaches_the_pool():
         tf.config.threading.set_intra_op_parallelism_threads(0)
 
 
+def _strings_or_sample(n, dtype):
+    """n elements of dtype, or n distinct strings for `object`."""
+    return np.array([str(v) for v in range(n)], dtype=object) if dtype is object else sample((n,), dtype)
+
+
+def _same_bytes(got, want, dtype):
+    got = got.numpy()
+    if dtype is object:
+        assert [v.decode() for v in got.ravel()] == list(want.ravel())
+    else:
+        assert got.tobytes() == np.ascontiguousarray(want).tobytes()
+
+
 @pytest.mark.parametrize("dtype", DTYPES + [object])
 def test_reversals_strides_and_broadcasts_match_numpy(threads, dtype):
     # The strided copies' fixed-stride loops: a reversal (-1), every other element (2), a broadcast
     # element (0), over rows long enough to split across threads and short tails.
-    if dtype is object:
-        x = np.array([str(v) for v in range(70_001)], dtype=object)
-    else:
-        x = sample((70_001,), dtype)
+    x = _strings_or_sample(70_001, dtype)
     t = tf.constant(x)
-
-    def same(got, want):
-        got = got.numpy()
-        if dtype is object:
-            assert [v.decode() for v in got.ravel()] == list(want.ravel())
-        else:
-            assert got.tobytes() == np.ascontiguousarray(want).tobytes()
+    same = functools.partial(_same_bytes, dtype=dtype)
     same(tf.reverse(t, [0]), x[::-1])
     same(t[::2], x[::2])
     same(t[::-2], x[::-2])
@@ -276,15 +282,9 @@ def test_reversals_strides_and_broadcasts_match_numpy(threads, dtype):
 def test_short_rows_match_numpy(threads, dtype):
     # Rows of 2..8 elements into packed rows (unrolled per width): a column broadcast or tiled across
     # a few columns, tf.repeat, every other column of a narrow matrix; 9 and 1 take the general loops.
-    x = np.array([str(v) for v in range(200_000)], dtype=object) if dtype is object else sample((200_000,), dtype)
+    x = _strings_or_sample(200_000, dtype)
     t = tf.constant(x)
-
-    def same(got, want):
-        got = got.numpy()
-        if dtype is object:
-            assert [v.decode() for v in got.ravel()] == list(want.ravel())
-        else:
-            assert got.tobytes() == np.ascontiguousarray(want).tobytes()
+    same = functools.partial(_same_bytes, dtype=dtype)
     col = x[:40_000].reshape(-1, 1)
     tcol = tf.constant(col)
     for k in range(1, 10):
