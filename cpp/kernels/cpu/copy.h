@@ -139,17 +139,18 @@ void copy_short_rows(const T* src, T* dst, int64_t b, int64_t e, int64_t sr, int
   }
 }
 
+constexpr int64_t kShortRow = 8;  // the widest row copy_short_rows unrolls
+
 template <typename T>
-bool copy_short_rows(const T* src, T* dst, int64_t inner, int64_t b, int64_t e, int64_t sr, int64_t si) {
+void copy_short_rows(const T* src, T* dst, int64_t inner, int64_t b, int64_t e, int64_t sr, int64_t si) {
   switch (inner) {
-    case 2: copy_short_rows<2>(src, dst, b, e, sr, si); return true;
-    case 3: copy_short_rows<3>(src, dst, b, e, sr, si); return true;
-    case 4: copy_short_rows<4>(src, dst, b, e, sr, si); return true;
-    case 5: copy_short_rows<5>(src, dst, b, e, sr, si); return true;
-    case 6: copy_short_rows<6>(src, dst, b, e, sr, si); return true;
-    case 7: copy_short_rows<7>(src, dst, b, e, sr, si); return true;
-    case 8: copy_short_rows<8>(src, dst, b, e, sr, si); return true;
-    default: return false;
+    case 2: return copy_short_rows<2>(src, dst, b, e, sr, si);
+    case 3: return copy_short_rows<3>(src, dst, b, e, sr, si);
+    case 4: return copy_short_rows<4>(src, dst, b, e, sr, si);
+    case 5: return copy_short_rows<5>(src, dst, b, e, sr, si);
+    case 6: return copy_short_rows<6>(src, dst, b, e, sr, si);
+    case 7: return copy_short_rows<7>(src, dst, b, e, sr, si);
+    default: return copy_short_rows<kShortRow>(src, dst, b, e, sr, si);
   }
 }
 
@@ -167,15 +168,14 @@ void strided_copy(const T* src, T* dst, StridedIter it) {
   const int64_t inner = it.dims[r - 1], si = it.src_st[r - 1], di = it.dst_st[r - 1];
   int64_t rows = 1;
   for (int d = 0; d < r - 1; ++d) rows *= it.dims[d];
-  if (r == 2 && di == 1 && it.dst_st[0] == inner && inner <= 8 && std::is_trivially_copyable_v<T>) {
+  if (r == 2 && di == 1 && it.dst_st[0] == inner && inner >= 2 && inner <= kShortRow &&
+      std::is_trivially_copyable_v<T>) {
     const T* s = src + it.src_off;
     T* o = dst + it.dst_off;
     const int64_t sr = it.src_st[0];
-    if (copy_short_rows(s, o, inner, 0, 0, sr, si)) {  // inner is one it has a loop for
-      for_range(rows, [&](int64_t b, int64_t e) { copy_short_rows(s, o, inner, b, e, sr, si); },
-                std::max<int64_t>(1, kElementwiseGrain / inner));
-      return;
-    }
+    for_range(rows, [&](int64_t b, int64_t e) { copy_short_rows(s, o, inner, b, e, sr, si); },
+              std::max<int64_t>(1, kElementwiseGrain / inner));
+    return;
   }
   if (r >= 2 && di == 1 && si != 1 && it.src_st[r - 2] == 1 && rows >= 64) {
     // Transpose-like: the source is contiguous along the second-to-last dim. Copy in tiles so

@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "kernels/cpu/copy.h"
+#include "kernels/cpu/nd_index.h"
 #include "ops/array_shapes.h"
 #include "ops/signature.h"
 
@@ -116,26 +117,6 @@ void gather_kernel(KernelContext& c) {
   }
 }
 
-// offsets[i] = the flat offset of index vector i (k entries of idx into the leading dims of ps),
-// times `slice`; false when an index is out of range. Branch-free (unsigned arithmetic: a bad
-// index's offset may wrap, and is never used).
-template <typename I>
-bool nd_offsets(const I* idx, int64_t count, int k, const Shape& ps, int64_t slice, int64_t* offsets) {
-  std::vector<uint64_t> dims(static_cast<size_t>(k));
-  for (int d = 0; d < k; ++d) dims[d] = static_cast<uint64_t>(ps[d]);
-  bool bad = false;
-  for (int64_t i = 0; i < count; ++i) {
-    uint64_t off = 0;
-    for (int d = 0; d < k; ++d) {
-      const uint64_t v = static_cast<uint64_t>(static_cast<int64_t>(idx[i * k + d]));
-      bad |= v >= dims[d];
-      off = off * dims[d] + v;
-    }
-    offsets[i] = static_cast<int64_t>(off * static_cast<uint64_t>(slice));
-  }
-  return !bad;
-}
-
 void gather_nd_kernel(KernelContext& c) {
   const TensorImpl& params = *c.input(0);
   const TensorImpl& indices = *c.input(1);
@@ -145,25 +126,10 @@ void gather_nd_kernel(KernelContext& c) {
   const int k = static_cast<int>(indices.shape()[indices.rank() - 1]);
   const int64_t count = prod(indices.shape(), 0, indices.rank() - 1);
   const int64_t slice = prod(ps, k, ps.rank());
-  std::vector<int64_t> offsets(static_cast<size_t>(count));
-  bool ok;
-  switch (indices.dtype()) {
-    case DType::kInt32: ok = nd_offsets(indices.data<int32_t>(), count, k, ps, slice, offsets.data()); break;
-    case DType::kInt64: ok = nd_offsets(indices.data<int64_t>(), count, k, ps, slice, offsets.data()); break;
-    default: ok = nd_offsets(tensor_to_int_vector(indices).data(), count, k, ps, slice, offsets.data());
-  }
-  if (!ok) {  // TF's message names the first index out of range
-    const std::vector<int64_t> idx = tensor_to_int_vector(indices);
-    for (int64_t i = 0; i < count; ++i) {
-      bool in = true;
-      for (int d = 0; d < k; ++d) in &= idx[i * k + d] >= 0 && idx[i * k + d] < ps[d];
-      if (in) continue;
-      std::vector<int64_t> bad(idx.begin() + i * k, idx.begin() + (i + 1) * k);
-      throw_error(Code::kInvalidArgument, "indices", coords(i, indices.shape(), indices.rank() - 1), " = ",
-                  list_string(bad, ", "), " does not index into param shape ", ps.to_list_string(),
-                  ", node name: GatherNd");
-    }
-  }
+  const std::vector<int64_t> offsets = nd_offsets(indices, count, k, ps, slice, [&](int64_t i, const std::vector<int64_t>& bad) {
+    throw_error(Code::kInvalidArgument, "indices", coords(i, indices.shape(), indices.rank() - 1), " = ",
+                list_string(bad, ", "), " does not index into param shape ", ps.to_list_string(), ", node name: GatherNd");
+  });
   TensorImpl* out = c.allocate_output(0, params.dtype(), out_shape);
   if (count == 0 || slice == 0) return;
   EF_DISPATCH_STORAGE(params.dtype(), {

@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "kernels/cpu/copy.h"
+#include "kernels/cpu/nd_index.h"
 #include "kernels/cpu/scatter_nd.h"
 #include "kernels/cpu/slice_args.h"
 #include "kernels/cpu/wrapping.h"
@@ -49,8 +50,8 @@ void combine(ScatterMode m, T& o, const T& v) {
   }
 }
 
-// out row rows[i] (x)= updates row i; `scalar` repeats updates[0] for every element. The mode is
-// a constant in each loop (it was a switch per element).
+// out row rows[i] (x)= updates row i; `scalar` repeats updates[0] for every element. M is a
+// template constant: no switch per element.
 template <ScatterMode M, typename T>
 void apply_rows(T* out, const T* upd, const std::vector<int64_t>& rows, int64_t inner, bool scalar) {
   const int64_t n = static_cast<int64_t>(rows.size());
@@ -153,35 +154,6 @@ Tensor strided_slice_update(KernelContext& c, const TensorImpl& input, const Ten
   return out;
 }
 
-namespace {
-
-// rows[i] = the flat row of index vector i (k entries of idx) into the leading dims of `shape`;
-// false when one is out of range. One index per row (k = 1) is a branch-free pass.
-template <typename I>
-bool flat_rows(const I* idx, int64_t count, int64_t k, const Shape& shape, int64_t* rows) {
-  if (k == 1) {
-    const uint64_t n = static_cast<uint64_t>(shape[0]);
-    bool bad = false;
-    for (int64_t i = 0; i < count; ++i) {
-      bad |= static_cast<uint64_t>(static_cast<int64_t>(idx[i])) >= n;
-      rows[i] = static_cast<int64_t>(idx[i]);
-    }
-    return !bad;
-  }
-  for (int64_t i = 0; i < count; ++i) {
-    int64_t row = 0;
-    for (int64_t d = 0; d < k; ++d) {
-      const int64_t v = static_cast<int64_t>(idx[i * k + d]), n = shape[static_cast<int>(d)];
-      if (v < 0 || v >= n) return false;
-      row = row * n + v;
-    }
-    rows[i] = row;
-  }
-  return true;
-}
-
-}  // namespace
-
 std::vector<int64_t> scatter_nd_rows(const TensorImpl& indices, const Shape& shape, int64_t* inner) {
   const Shape& is = indices.shape();
   const int64_t k = is.rank() ? is[is.rank() - 1] : 1;
@@ -190,26 +162,10 @@ std::vector<int64_t> scatter_nd_rows(const TensorImpl& indices, const Shape& sha
   const int64_t count = k ? indices.num_elements() / k : 0;
   *inner = 1;
   for (int d = static_cast<int>(k); d < shape.rank(); ++d) *inner *= shape[d];
-  std::vector<int64_t> rows(static_cast<size_t>(count));
-  bool ok;
-  switch (indices.dtype()) {
-    case DType::kInt32: ok = flat_rows(indices.data<int32_t>(), count, k, shape, rows.data()); break;
-    case DType::kInt64: ok = flat_rows(indices.data<int64_t>(), count, k, shape, rows.data()); break;
-    default: ok = flat_rows(tensor_to_int_vector(indices).data(), count, k, shape, rows.data());
-  }
-  if (ok) return rows;
-  const std::vector<int64_t> idx = tensor_to_int_vector(indices);  // the first index out of range, for TF's message
-  for (int64_t i = 0; i < count; ++i) {
-    for (int64_t d = 0; d < k; ++d) {
-      const int64_t v = idx[i * k + d];
-      if (v < 0 || v >= shape[static_cast<int>(d)]) {
-        std::vector<int64_t> bad(idx.begin() + i * k, idx.begin() + (i + 1) * k);
-        throw_error(Code::kInvalidArgument, "indices[", i, "] = ", list_string(bad, ", "),
-                    " does not index into shape ", shape.to_list_string());
-      }
-    }
-  }
-  return rows;
+  return nd_offsets(indices, count, k, shape, 1, [&](int64_t i, const std::vector<int64_t>& bad) {
+    throw_error(Code::kInvalidArgument, "indices[", i, "] = ", list_string(bad, ", "), " does not index into shape ",
+                shape.to_list_string());
+  });
 }
 
 void check_scatter_nd_shapes(const Shape& out, const Shape& is, const Shape& us) {
