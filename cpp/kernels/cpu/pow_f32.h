@@ -1,6 +1,8 @@
-// float pow over whole vectors for the per-ISA copies with AVX (elementwise_isa_blocks.cc), in place
-// of a C library call per element (NumPy's AVX-512 power is SVML's, 3-4x glibc's powf). SSE2's
-// two-double registers make the same math slower than powf itself: that copy calls powf.
+// float pow over whole vectors for the per-ISA copies (elementwise_isa_blocks.cc), in place of a C
+// library call per element (NumPy's AVX-512 power is SVML's, 3-4x glibc's powf). Every copy runs
+// the same double operations, so they agree bit for bit (FMA only moves the double result by an ulp
+// of a double, which its rounding to float absorbs); SSE2's two-double registers make the SSE2 copy
+// 2x slower than powf, which is the price of the same bits on every machine.
 //
 // x^y = exp(y ln x) in double lanes: ln |x| = k ln2 + ln m with |x| = 2^k m, m in [sqrt(1/2), sqrt(2)),
 // and ln m = 2 atanh(s) = 2s + 2s^3 Q(s^2), s = (m - 1) / (m + 1), |s| <= 0.172 (Q: a near-minimax
@@ -21,19 +23,21 @@
 #include <cstdint>
 #include <cstring>
 
-#if defined(__AVX__)
+#if defined(__SSE2__)
 #include <immintrin.h>
 #endif
 
 namespace ef {
 namespace {
 
-#if defined(__AVX__)
+#if defined(__SSE2__)
 struct PowF32 {
 #if defined(__AVX512F__)
   static constexpr int kBytes = 64;
-#else
+#elif defined(__AVX__)
   static constexpr int kBytes = 32;
+#else
+  static constexpr int kBytes = 16;
 #endif
   typedef float VF __attribute__((vector_size(kBytes)));
   typedef int32_t VI __attribute__((vector_size(kBytes)));
@@ -53,7 +57,7 @@ struct PowF32 {
     const __m256 l = _mm512_cvtpd_ps((__m512d)a), h = _mm512_cvtpd_ps((__m512d)b);
     return (VF)_mm512_insertf64x4(_mm512_castpd256_pd512((__m256d)l), (__m256d)h, 1);
   }
-#else
+#elif defined(__AVX__)
   static VD lo(VF v) { return (VD)_mm256_cvtps_pd(_mm256_castps256_ps128((__m256)v)); }
   static VD hi(VF v) { return (VD)_mm256_cvtps_pd(_mm256_extractf128_ps((__m256)v, 1)); }
   static VD lo(VI v) { return (VD)_mm256_cvtepi32_pd(_mm256_castsi256_si128((__m256i)v)); }
@@ -61,6 +65,12 @@ struct PowF32 {
   static VF join(VD a, VD b) {
     return (VF)_mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps((__m256d)a)), _mm256_cvtpd_ps((__m256d)b), 1);
   }
+#else
+  static VD lo(VF v) { return (VD)_mm_cvtps_pd((__m128)v); }
+  static VD hi(VF v) { return (VD)_mm_cvtps_pd(_mm_movehl_ps((__m128)v, (__m128)v)); }
+  static VD lo(VI v) { return (VD)_mm_cvtepi32_pd((__m128i)v); }
+  static VD hi(VI v) { return (VD)_mm_cvtepi32_pd(_mm_shuffle_epi32((__m128i)v, 0xee)); }
+  static VF join(VD a, VD b) { return (VF)_mm_movelh_ps(_mm_cvtpd_ps((__m128d)a), _mm_cvtpd_ps((__m128d)b)); }
 #endif
 
   // The lanes this computes (-1) and those left to powf (0); `odd`: y an odd integer (1).
