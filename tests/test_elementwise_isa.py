@@ -209,6 +209,23 @@ def test_float_pow_ulps_in_each_variant(variant):
         np.testing.assert_array_equal(tf.pow(v, tf.constant(e)).numpy()[exact], want[exact].astype(np.float32))
 
 
+def test_float_pow_of_two_is_the_square_in_each_variant(variant):
+    # y = 2 is x * x (correctly rounded; the vector pow would be off by one in its midpoint cases),
+    # in every operand form and mixed with other exponents.
+    x = np.concatenate([np.random.default_rng(9).standard_normal(70_001).astype(np.float32) * 1e4,
+                        np.float32([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-40, 3e38, -1e-20])])
+    with np.errstate(over="ignore"):
+        want = x * x
+    for got in (tf.pow(tf.constant(x), 2.0), tf.pow(tf.constant(x), tf.constant(np.full_like(x, 2.0))),
+                tf.function(lambda t: tf.pow(t, 2.0) + 0.0)(tf.constant(x)), tf.constant(x) ** 2):
+        np.testing.assert_array_equal(got.numpy().view(np.int32), want.view(np.int32))
+    y = np.where(np.arange(x.size) % 3 == 0, np.float32(2), np.float32(1.5))
+    got = tf.pow(tf.constant(np.abs(x)), tf.constant(y)).numpy()
+    with np.errstate(over="ignore"):
+        square = np.abs(x) * np.abs(x)
+    np.testing.assert_array_equal(got[y == 2].view(np.int32), square[y == 2].view(np.int32))
+
+
 def test_float_pow_variants_agree_bitwise():
     # Every copy runs the same double operations (FMA or not moves the double by an ulp of a double,
     # which the rounding to float absorbs): the same bits on every machine.

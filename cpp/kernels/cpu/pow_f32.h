@@ -15,9 +15,9 @@
 // (-1)^y |x|^y.
 //
 // Computed here: x a normal float (finite, nonzero, not subnormal), y finite, y an integer where
-// x < 0. The other lanes (zeros, infinities, NaN, subnormals, a negative base to a fractional power)
-// go to powf, lane by lane, in the same pass: each element's bits depend on it alone, wherever a
-// block starts. File-local, like the rest of each copy.
+// x < 0. The other lanes (zeros, infinities, NaN, subnormals, a negative base to a fractional
+// power) go to powf, lane by lane, in the same pass; y = 2 is x * x (correctly rounded). Each
+// element's bits depend on it alone, wherever a block starts. File-local, like the rest of each copy.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -137,12 +137,13 @@ struct PowF32 {
   }
 
 
-  // z = pow(x, y) in every lane: run's, and powf's where it computes none.
+  // z = pow(x, y) in every lane: run's, powf's where it computes none, and x * x where y is 2 (the
+  // correctly rounded square, for every x: `x ** 2` is the common case).
   static VF step(VF x, VF y) {
     VI done;
     VF z = run(x, y, done);
     if (__builtin_expect(any_left(done), 0)) fix(x, y, done, z);
-    return z;
+    return y == 2.0f ? x * x : z;
   }
   __attribute__((noinline)) static void fix(VF x, VF y, VI done, VF& z) {
     for (int l = 0; l < kLanes; ++l)
@@ -156,6 +157,10 @@ template <bool ScalarA, bool ScalarB>
 void pow_f32_block(const float* a, const float* b, float* out, int64_t n) {
   using VF = PowF32::VF;
   constexpr int L = PowF32::kLanes;
+  if (ScalarB && b[0] == 2.0f) {  // step's square, without the rest
+    for (int64_t i = 0; i < n; ++i) out[i] = a[ScalarA ? 0 : i] * a[ScalarA ? 0 : i];
+    return;
+  }
   VF x = VF{} + a[0], y = VF{} + b[0], z;
   int64_t i = 0;
   for (; i + L <= n; i += L) {
@@ -175,7 +180,10 @@ void pow_f32_block(const float* a, const float* b, float* out, int64_t n) {
 #else
 template <bool ScalarA, bool ScalarB>
 void pow_f32_block(const float* a, const float* b, float* out, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) out[i] = std::pow(a[ScalarA ? 0 : i], b[ScalarB ? 0 : i]);
+  for (int64_t i = 0; i < n; ++i) {
+    const float x = a[ScalarA ? 0 : i], y = b[ScalarB ? 0 : i];
+    out[i] = y == 2.0f ? x * x : std::pow(x, y);
+  }
 }
 #endif
 
