@@ -123,7 +123,7 @@ void copy_run(const T* s, T* o, int64_t n, int64_t si, int64_t di) {
 // Rows of K elements (K a constant: the row's loop unrolls, the rows' loop is all that is left)
 // into packed destination rows: dst[row * K + j] = src[row * sr + j * si] for rows [b, e). The
 // shape of a column broadcast or tiled to a few columns (tf.repeat, broadcast_to [n, 1] -> [n, 3]),
-// where a call per row of a few elements cost 4x the copying.
+// where a call per row of a few elements costs 4x the copying.
 template <int K, typename T>
 void copy_short_rows(const T* src, T* dst, int64_t b, int64_t e, int64_t sr, int64_t si) {
   const T* __restrict s = src;
