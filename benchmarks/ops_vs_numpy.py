@@ -33,7 +33,8 @@ def cases():
     idx = rng.integers(0, n, 100_000)
     idx2 = rng.integers(0, 1000, (100_000, 2))
     b3 = rng.standard_normal((32, 64, 64)).astype(np.float32)
-    X, P, M, SEG, IDX, IDX2, B3 = map(tf.constant, (x, pos, m, seg, idx, idx2, b3))
+    ids = rng.integers(0, 1000, n).astype(np.int32)
+    X, P, M, SEG, IDX, IDX2, B3, IDS = map(tf.constant, (x, pos, m, seg, idx, idx2, b3, ids))
     COL = tf.constant(x[:100_000].reshape(-1, 1))
     col = x[:100_000].reshape(-1, 1)
     L = tf.shape(X)
@@ -49,6 +50,8 @@ def cases():
         "tile [1e5, 1] by [1, 4]": (lambda: tf.tile(COL, [1, 4]), lambda: np.tile(col, (1, 4))),
         "scatter_nd 1e5 into 1e6 (sums)": (lambda: tf.scatter_nd(IDX[:, None], X[:100_000], [n]),
                                            lambda: np.add.at(np.zeros(n, np.float32), idx, x[:100_000])),
+        "unsorted_segment_max 1e6 into 1000": (lambda: tf.math.unsorted_segment_max(X, IDS, 1000),
+                                                lambda: np.maximum.at(np.full(1000, -np.inf, np.float32), ids, x)),
         "tensor_scatter_nd_update 1e5 of 1e6": (
             lambda: tf.tensor_scatter_nd_update(X, IDX[:, None], X[:100_000]),
             lambda: (lambda z: z.__setitem__(idx, x[:100_000]))(x.copy())),

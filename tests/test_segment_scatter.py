@@ -75,6 +75,28 @@ def test_unsorted_segment_ops_match_numpy(kind, dtype):
     np.testing.assert_array_equal(got.numpy(), np_segment(kind, data, ids, 5, False))
 
 
+@pytest.mark.parametrize("kind", ["max", "min"])
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.float16])
+def test_unsorted_segment_max_min_at_scale(kind, dtype):
+    # One element per row (a select per element, no branch), negative ids dropped, NaN never wins (TF's
+    # reducer compares with > / <), empty segments the type's extreme.
+    rng = np.random.default_rng(4)
+    data = (rng.normal(size=20_000) * 100).astype(dtype)
+    if dtype != np.int32:
+        data[::97] = np.nan
+    ids = rng.integers(-3, 300, 20_000).astype(np.int64)
+    ids[ids == 7] = 8  # segment 7 stays empty
+    ref = np.full(301, np.finfo(dtype).min if kind == "max" else np.finfo(dtype).max, dtype) \
+        if dtype != np.int32 else np.full(301, np.iinfo(dtype).min if kind == "max" else np.iinfo(dtype).max, dtype)
+    for v, i in zip(data, ids):
+        if i >= 0 and ((v > ref[i]) if kind == "max" else (v < ref[i])):
+            ref[i] = v
+    got = getattr(tf.math, "unsorted_segment_" + kind)(data, ids, 301).numpy()
+    np.testing.assert_array_equal(got, ref)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"segment_ids\[5\] = 301 is out of range \[0, 301\)"):
+        getattr(tf.math, "unsorted_segment_" + kind)(data[:10], np.array([0, 1, 2, 3, 4, 301, 400, 0, 0, 0]), 301)
+
+
 def test_segment_results_as_tf():
     d = [[1., 2.], [3., 4.], [5., 6.]]
     assert tf.math.segment_sum(d, [0, 0, 2]).numpy().tolist() == [[4, 6], [0, 0], [5, 6]]

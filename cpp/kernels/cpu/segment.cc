@@ -35,39 +35,46 @@ T identity(Reduction r, bool sorted) {
   }
 }
 
-template <typename T>
-void fold(Reduction r, T& o, T v) {
+template <Reduction R, typename T>
+void fold(T& o, T v) {
   if constexpr (std::is_same_v<T, complex64> || std::is_same_v<T, complex128>) {
-    o = r == Reduction::kProd ? o * v : o + v;
+    o = R == Reduction::kProd ? o * v : o + v;
+  } else if constexpr (R == Reduction::kProd) {
+    o = wrap_mul(o, v);
+  } else if constexpr (R == Reduction::kMax) {
+    o = v > o ? v : o;  // a select and a store, not a branch (random data mispredicts it)
+  } else if constexpr (R == Reduction::kMin) {
+    o = v < o ? v : o;
   } else {
-    switch (r) {
-      case Reduction::kProd: o = wrap_mul(o, v); break;
-      case Reduction::kMax: if (v > o) o = v; break;
-      case Reduction::kMin: if (v < o) o = v; break;
-      default: o = wrap_add(o, v);
-    }
+    o = wrap_add(o, v);
   }
 }
 
 // out[rows[i]] (+)= data[i], blocks of `inner` elements; rows[i] < 0 is dropped. `sorted` gives
-// empty segments 0 (prod: 1). Sorted sums and means go through sum_sorted_segments instead.
-template <typename T>
-void reduce_rows(Reduction r, bool sorted, const T* src, T* out, const std::vector<int64_t>& rows, int64_t num,
-                 int64_t inner) {
+// empty segments 0 (prod: 1). Sorted sums and means go through sum_sorted_segments instead. R is a
+// template constant: no switch per element.
+template <Reduction R, typename T>
+void reduce_rows(bool sorted, const T* src, T* out, const std::vector<int64_t>& rows, int64_t num, int64_t inner) {
   if (num * inner == 0) return;  // allocated already, so the product does not overflow
-  const T init = identity<T>(r, sorted);
-  fill_n<T>(out, num * inner, init);
-  std::vector<int64_t> count(static_cast<size_t>(num), 0);
-  for (size_t i = 0; i < rows.size(); ++i) {
-    if (rows[i] < 0) continue;
-    ++count[rows[i]];
-    T* o = out + rows[i] * inner;
-    const T* s = src + static_cast<int64_t>(i) * inner;
-    for (int64_t k = 0; k < inner; ++k) fold(r, o[k], s[k]);
+  fill_n<T>(out, num * inner, identity<T>(R, sorted));
+  const int64_t n = static_cast<int64_t>(rows.size());
+  if (inner == 1) {
+    for (int64_t i = 0; i < n; ++i)
+      if (rows[i] >= 0) fold<R>(out[rows[i]], src[i]);
+  } else {
+    for (int64_t i = 0; i < n; ++i) {
+      if (rows[i] < 0) continue;
+      T* o = out + rows[i] * inner;
+      const T* s = src + i * inner;
+      for (int64_t k = 0; k < inner; ++k) fold<R>(o[k], s[k]);
+    }
   }
-  if (!sorted) return;
+  if (!sorted || R == Reduction::kProd) return;
+  std::vector<char> hit(static_cast<size_t>(num), 0);
+  for (int64_t i = 0; i < n; ++i)
+    if (rows[i] >= 0) hit[rows[i]] = 1;
   for (int64_t j = 0; j < num; ++j)
-    if (count[j] == 0 && r != Reduction::kProd) fill_n<T>(out + j * inner, inner, T(0));
+    if (!hit[j]) fill_n<T>(out + j * inner, inner, T(0));
 }
 
 // Sorted SegmentSum / SegmentMean: each segment's rows are contiguous and sum in T from 0, one row
@@ -128,15 +135,15 @@ void sum_sorted_segments(const T* src, T* out, const std::vector<int64_t>& start
   }, grain);
 }
 
-void run_reduction(KernelContext& c, Reduction r, bool sorted, const std::vector<int64_t>& rows, Shape out_shape,
-                   int64_t inner) {
+template <Reduction R>
+void run_reduction(KernelContext& c, bool sorted, const std::vector<int64_t>& rows, Shape out_shape, int64_t inner) {
   const TensorImpl& data = *c.input(0);
   TensorImpl* out = c.allocate_output(0, data.dtype(), checked_shape(std::move(out_shape)));
   const int64_t num = out->shape()[0];
   switch (data.dtype()) {
-    EF_CASES_REAL(reduce_rows<T>(r, sorted, data.data<T>(), out->data<T>(), rows, num, inner))
-    EF_CASE(kComplex64, complex64, reduce_rows<T>(r, sorted, data.data<T>(), out->data<T>(), rows, num, inner))
-    EF_CASES_RARE(reduce_rows<T>(r, sorted, data.data<T>(), out->data<T>(), rows, num, inner))
+    EF_CASES_REAL(reduce_rows<R, T>(sorted, data.data<T>(), out->data<T>(), rows, num, inner))
+    EF_CASE(kComplex64, complex64, reduce_rows<R, T>(sorted, data.data<T>(), out->data<T>(), rows, num, inner))
+    EF_CASES_RARE(reduce_rows<R, T>(sorted, data.data<T>(), out->data<T>(), rows, num, inner))
     default: throw_no_kernel(c.op, "T", data.dtype());
   }
 }
@@ -206,7 +213,7 @@ void segment_kernel(KernelContext& c) {
   int64_t inner = 1;
   for (int d = 1; d < data.rank(); ++d) inner *= data.shape()[d];
   if (R == Reduction::kSum || R == Reduction::kMean) return sum_segments(c, R == Reduction::kMean, out_shape, inner);
-  run_reduction(c, R, true, tensor_to_int_vector(ids), out_shape, inner);
+  run_reduction<R>(c, true, tensor_to_int_vector(ids), out_shape, inner);
 }
 
 template <Reduction R>
@@ -227,9 +234,13 @@ void unsorted_segment_kernel(KernelContext& c) {
     inner *= ds[d];
   }
   std::vector<int64_t> rows = tensor_to_int_vector(ids);
-  for (size_t i = 0; i < rows.size(); ++i)
-    EF_INVALID(rows[i] < num, "segment_ids[", i, "] = ", rows[i], " is out of range [0, ", num, ")");
-  run_reduction(c, R, false, rows, out_shape, inner);
+  int64_t top = -1;  // a max scan that vectorizes (negative ids are dropped, as TF's)
+  for (const int64_t r : rows) top = r > top ? r : top;
+  if (top >= num) {
+    for (size_t i = 0; i < rows.size(); ++i)
+      EF_INVALID(rows[i] < num, "segment_ids[", i, "] = ", rows[i], " is out of range [0, ", num, ")");
+  }
+  run_reduction<R>(c, false, rows, out_shape, inner);
 }
 
 EF_REGISTER_CPU_KERNEL("SegmentSum", segment_kernel<Reduction::kSum>);
