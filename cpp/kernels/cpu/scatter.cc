@@ -43,8 +43,8 @@ void combine(ScatterMode m, T& o, const T& v) {
           o = o / v;
         }
         break;
-      case ScatterMode::kMin: if (v < o) o = v; break;
-      case ScatterMode::kMax: if (v > o) o = v; break;
+      case ScatterMode::kMin: o = v < o ? v : o; break;  // a select, not a branch
+      case ScatterMode::kMax: o = v > o ? v : o; break;
       default: o = v;
     }
   }
