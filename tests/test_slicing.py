@@ -242,3 +242,45 @@ def test_multiple_ellipsis_bits_are_rejected(mask):
     with pytest.raises(tf.errors.InvalidArgumentError, match="Multiple ellipses in slice spec not allowed"):
         tf.strided_slice(x, [0, 1], [1, 1], end_mask=15, ellipsis_mask=mask)
     assert tf.strided_slice(x, [0, 1], [1, 1], end_mask=15, ellipsis_mask=8).shape == (2, 1)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int64, np.bool_, np.complex64, object])
+def test_slices_that_are_runs_share_the_buffer_and_match_numpy(dtype):
+    # A slice that is one run of elements (rows, a shrunk leading index, a range within one row) and a
+    # split or unstack along the leading axis are views of the input's buffer, as TF's dim-0 slices
+    # are; strings and slices within the inline size are copies. Values as NumPy's either way.
+    rng = np.random.default_rng(0)
+    if dtype is object:
+        x = np.array([str(v) for v in range(6 * 7 * 8)], dtype=object).reshape(6, 7, 8)
+    else:
+        x = (rng.normal(size=(6, 7, 8)) * 10).astype(dtype)
+    t = tf.constant(x)
+
+    def same(got, want):
+        got = np.asarray(got.numpy())
+        if dtype is object:
+            assert [v.decode() for v in got.ravel()] == list(np.asarray(want).ravel())
+        else:
+            np.testing.assert_array_equal(got, want)
+    for key in [np.s_[2:5], np.s_[3], np.s_[1, 2:4], np.s_[1, 3], np.s_[4:5, 2:7], np.s_[0, 0, 1:5],
+                np.s_[:, 1:3], np.s_[1:5:2], np.s_[-2:], np.s_[5, 6, 7], np.s_[2:2]]:
+        same(t[key], x[key])
+    for got, want in zip(tf.split(t, [1, 3, 2]), np.split(x, [1, 4])):
+        same(got, want)
+    for got, want in zip(tf.unstack(t), x):
+        same(got, want)
+
+
+def test_views_outlive_their_base_and_never_write_it():
+    base = np.arange(4000, dtype=np.float32).reshape(40, 100)
+    t = tf.constant(base)
+    rows, parts = t[10:20], tf.split(t, 4)
+    v = tf.Variable(t[20:30])
+    v.assign_add(tf.ones([10, 100]))
+    v[0, 0].assign(-1.0)
+    np.testing.assert_array_equal(t.numpy(), base)  # the variable's updates never reach the base
+    del t
+    np.testing.assert_array_equal(rows.numpy(), base[10:20])
+    np.testing.assert_array_equal(tf.exp(parts[1] * 0.0).numpy(), np.ones((10, 100), np.float32))
+    np.testing.assert_array_equal(parts[2].numpy(), base[20:30])  # an op on a sibling view left it alone
+    np.testing.assert_array_equal(tf.math.negative(tf.split(tf.constant(base), 4)[3]).numpy(), -base[30:40])

@@ -112,6 +112,16 @@ Tensor TensorImpl::from_buffer(DType dtype, const Shape& shape, std::shared_ptr<
   return t;
 }
 
+Tensor TensorImpl::view_of(const TensorImpl& t, int64_t offset, const Shape& shape) {
+  const size_t size = dtype_size(t.dtype());
+  if (!t.buffer() || t.dtype() == DType::kString || t.is_symbolic() ||
+      size * static_cast<size_t>(shape.num_elements()) <= kInlineBytes)
+    return nullptr;
+  const size_t base = static_cast<size_t>(static_cast<const char*>(t.raw_data()) -
+                                          static_cast<const char*>(t.buffer()->data()));
+  return from_buffer(t.dtype(), shape, t.buffer(), base + static_cast<size_t>(offset) * size);
+}
+
 Tensor TensorImpl::symbolic(std::shared_ptr<Graph> graph, Node* node, int index, DType dtype, const Shape& shape) {
   auto t = new_impl(dtype, shape);
   t->num_elements_ = shape.num_elements();

@@ -29,6 +29,11 @@ class TensorImpl {
   // use count, so a shared buffer is never written in place.
   static Tensor from_buffer(DType dtype, const Shape& shape, std::shared_ptr<Buffer> buffer,
                             size_t byte_offset = 0);
+  // `shape`'s worth of t's elements from element `offset` on, sharing t's buffer (no copy, as TF
+  // shares a dim-0 slice's): null where a copy is better or needed (strings own their bytes, inline
+  // storage has no buffer, and a slice within the inline size is cheaper copied than keeping a
+  // large buffer alive).
+  static Tensor view_of(const TensorImpl& t, int64_t offset, const Shape& shape);
   template <typename T>
   static Tensor scalar(T value) {
     Tensor t = empty(DTypeOf<T>::value, Shape());

@@ -27,14 +27,9 @@ Tensor slice_row(const TensorImpl& t, int64_t i) {
   Shape shape = row_shape(t.shape());
   // Rows above the inline size are views of the source's buffer: slicing costs no allocation or
   // copy (the batch that follows copies each row once). Strings are copied (they own their bytes).
-  const size_t row_bytes = dtype_size(t.dtype()) * static_cast<size_t>(shape.num_elements());
-  if (t.buffer() && t.dtype() != DType::kString && row_bytes > TensorImpl::kInlineBytes) {
-    const size_t offset = static_cast<size_t>(static_cast<const char*>(t.raw_data()) -
-                                              static_cast<const char*>(t.buffer()->data()));
-    return TensorImpl::from_buffer(t.dtype(), shape, t.buffer(), offset + static_cast<size_t>(i) * row_bytes);
-  }
+  const int64_t n = shape.num_elements();
+  if (Tensor view = TensorImpl::view_of(t, i * n, shape)) return view;
   Tensor out = TensorImpl::empty(t.dtype(), shape);
-  const int64_t n = out->num_elements();
   if (t.dtype() == DType::kString) {
     const std::string* src = t.data<std::string>() + i * n;
     std::string* dst = out->data<std::string>();
@@ -76,10 +71,8 @@ Tensor gather_rows(const TensorImpl& src, const int64_t* rows, int64_t n) {
   bool consecutive = true;
   for (int64_t i = 1; i < n && consecutive; ++i) consecutive = rows[i] == rows[0] + i;
   // An unshuffled batch is a view, like a row (see slice_row).
-  if (consecutive && src.buffer() && static_cast<size_t>(n) * row_bytes > TensorImpl::kInlineBytes) {
-    const size_t offset = static_cast<size_t>(from - static_cast<const char*>(src.buffer()->data()));
-    return TensorImpl::from_buffer(src.dtype(), shape, src.buffer(), offset + static_cast<size_t>(rows[0]) * row_bytes);
-  }
+  if (consecutive)
+    if (Tensor view = TensorImpl::view_of(src, rows[0] * row_elems, shape)) return view;
   Tensor out = TensorImpl::empty(src.dtype(), shape);
   char* to = static_cast<char*>(out->raw_data());
   for (int64_t i = 0; i < n;) {
