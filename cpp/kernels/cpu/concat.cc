@@ -96,7 +96,8 @@ void pack_kernel(KernelContext& c) {
   join_inputs(c, c.num_inputs(), out, outer, [inner](size_t) { return inner; });
 }
 
-// Copies the block [start, start + size) along `axis` of x into a new tensor of `piece` shape.
+// The block [start, start + size) along `axis` of x as a tensor of `piece` shape: a view of x's
+// buffer where the block is one run of its elements, else a copy.
 Tensor slice_along(const TensorImpl& x, int axis, int64_t start, const Shape& piece) {
   std::vector<int64_t> in_st = row_strides(x.shape());
   int64_t outer = 1;

@@ -85,8 +85,8 @@ template <bool kMean, typename T>
 void sum_sorted_segments(const T* src, T* out, const std::vector<int64_t>& start, int64_t inner) {
   const int64_t num = static_cast<int64_t>(start.size()) - 1, n = start.back();
   auto add = [](T a, T b) {
-    if constexpr (std::is_same_v<T, complex64> || std::is_same_v<T, complex128>) return a + b;
-    else return wrap_add(a, b);
+    fold<Reduction::kSum>(a, b);
+    return a;
   };
   auto mean = [](T sum, int64_t count) {
     if constexpr (std::is_integral_v<T>) return static_cast<T>(sum / static_cast<T>(count));
@@ -212,8 +212,11 @@ void segment_kernel(KernelContext& c) {
   out_shape.set_dim(0, num);
   int64_t inner = 1;
   for (int d = 1; d < data.rank(); ++d) inner *= data.shape()[d];
-  if (R == Reduction::kSum || R == Reduction::kMean) return sum_segments(c, R == Reduction::kMean, out_shape, inner);
-  run_reduction<R>(c, true, tensor_to_int_vector(ids), out_shape, inner);
+  if constexpr (R == Reduction::kSum || R == Reduction::kMean) {
+    sum_segments(c, R == Reduction::kMean, out_shape, inner);
+  } else {
+    run_reduction<R>(c, true, tensor_to_int_vector(ids), out_shape, inner);
+  }
 }
 
 template <Reduction R>

@@ -19,12 +19,13 @@ def roll(input, shift, axis, name=None):  # pylint: disable=redefined-builtin
     # TF's eager errors for a rank or an axis out of range end in " name: " (the kernel's own do not).
     if rank == 0:
         raise _roll_error("input must be 1-D or higher", " name: ")
-    if rank is not None and not getattr(axis_t, "_is_symbolic", False) and shift_t.shape.rank is not None:
-        axes = axis_t.numpy().reshape(-1).tolist() if axis_t.shape.rank is not None and axis_t.shape.rank <= 1 else []
-        if shift_t.shape.rank <= 1 and shift_t.shape.num_elements() == len(axes):
-            for a in axes:
-                if not -rank <= a < rank:
-                    raise _roll_error(f"axis {a + rank if a < 0 else a} is out of range", " name: ")
+    ss, sa = shift_t.shape, axis_t.shape
+    # A known axis is checked here once the kernel's earlier checks (ranks, sizes) would pass.
+    if (rank is not None and not getattr(axis_t, "_is_symbolic", False) and ss.rank is not None and ss.rank <= 1
+            and sa.rank <= 1 and ss.num_elements() == sa.num_elements()):
+        for a in axis_t.numpy().reshape(-1).tolist():
+            if not -rank <= a < rank:
+                raise _roll_error(f"axis {a + rank if a < 0 else a} is out of range", " name: ")
     return execute1("Roll", [x, shift_t, axis_t], None, name)
 
 

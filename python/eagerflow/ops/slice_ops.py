@@ -149,7 +149,7 @@ _EAGER_PACKED_MAX = 512
 def _packed_indices(begin, end, strides, graph):
     if graph is not None or any(isinstance(v, Tensor) for v in (*begin, *end, *strides)):
         return _pack_indices(begin, end, strides, graph)
-    key = (*map(int, begin), None, *map(int, end), None, *map(int, strides))  # ints of any kind (0-d arrays too)
+    key = tuple(map(int, (*begin, *end, *strides)))  # ints of any kind (0-d arrays too); equal lengths
     packed = _EAGER_PACKED.get(key)
     if packed is None:
         packed = _pack_indices(begin, end, strides, None)
@@ -209,8 +209,6 @@ def _slice_helper(tensor, slice_spec, var=None):
             shrink_axis_mask |= bit
     tensor = convert_to_tensor(tensor)
     graph = _core.current_graph()
-    # In a graph the op is "strided_slice" and its index vectors are Consts in that scope, so shape
-    # inference sees their values (an eager tensor would be captured as a placeholder instead).
     packed = _packed_indices(begin, end, strides, graph)
     if var is not None:
         return strided_slice(tensor, *packed, begin_mask=begin_mask, end_mask=end_mask, ellipsis_mask=ellipsis_mask,
