@@ -5,6 +5,7 @@
 
 #include "kernels/cpu/copy.h"
 #include "kernels/cpu/scatter_nd.h"
+#include "kernels/cpu/scatter_rows.h"
 #include "kernels/cpu/slice_args.h"
 #include "ops/array_shapes.h"
 #include "kernels/cpu/wrapping.h"
@@ -20,22 +21,6 @@ namespace {
     EF_CASES_RARE(__VA_ARGS__)                                                       \
     default: check_type(OP, DTYPE, kTypesNumeric | kBitsRare);                       \
   }
-
-// out[rows[i]] += src[i] for blocks of `inner` elements (row -1: dropped).
-template <typename T>
-void accumulate_rows(const T* src, T* out, const std::vector<int64_t>& rows, int64_t inner) {
-  if (inner == 1) {
-    for (size_t i = 0; i < rows.size(); ++i)
-      if (rows[i] >= 0) out[rows[i]] = wrap_add(out[rows[i]], src[i]);
-    return;
-  }
-  for (size_t i = 0; i < rows.size(); ++i) {
-    if (rows[i] < 0) continue;
-    T* o = out + rows[i] * inner;
-    const T* s = src + static_cast<int64_t>(i) * inner;
-    for (int64_t k = 0; k < inner; ++k) o[k] = wrap_add(o[k], s[k]);
-  }
-}
 
 template <typename T>
 void zero(TensorImpl* out) {
@@ -78,7 +63,7 @@ void scatter_nd_kernel(KernelContext& c) {
   TensorImpl* out = c.allocate_output(0, updates.dtype(), out_shape);
   EF_DISPATCH_SUM(updates.dtype(), c.op, {
     zero<T>(out);
-    accumulate_rows(updates.data<T>(), out->data<T>(), rows, inner);
+    scatter_apply_rows<ScatterMode::kAdd>(out->data<T>(), updates.data<T>(), rows, inner, false);
   });
 }
 

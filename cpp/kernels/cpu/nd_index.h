@@ -9,6 +9,18 @@
 
 namespace ef {
 
+// f(p) with p the elements of an integer index tensor, read in place for int16, int32 and int64
+// (other dtypes through a converted copy that lives until f returns).
+template <class F>
+decltype(auto) with_index_data(const TensorImpl& t, F&& f) {
+  switch (t.dtype()) {
+    case DType::kInt16: return f(t.data<int16_t>());
+    case DType::kInt32: return f(t.data<int32_t>());
+    case DType::kInt64: return f(t.data<int64_t>());
+    default: return f(static_cast<const int64_t*>(tensor_to_int_vector(t).data()));
+  }
+}
+
 // offsets[i] = the flat offset of index vector i (k entries of idx into the leading dims of
 // `shape`) times `scale`; false when an index is out of range. Unsigned arithmetic: a bad index's
 // offset may wrap, and is never used.
@@ -35,12 +47,9 @@ template <class Report>
 std::vector<int64_t> nd_offsets(const TensorImpl& indices, int64_t count, int64_t k, const Shape& shape,
                                 int64_t scale, Report report) {
   std::vector<int64_t> offsets(static_cast<size_t>(count));
-  bool ok;
-  switch (indices.dtype()) {
-    case DType::kInt32: ok = nd_offsets(indices.data<int32_t>(), count, k, shape, scale, offsets.data()); break;
-    case DType::kInt64: ok = nd_offsets(indices.data<int64_t>(), count, k, shape, scale, offsets.data()); break;
-    default: ok = nd_offsets(tensor_to_int_vector(indices).data(), count, k, shape, scale, offsets.data());
-  }
+  const bool ok = with_index_data(indices, [&](const auto* idx) {
+    return nd_offsets(idx, count, k, shape, scale, offsets.data());
+  });
   if (ok) return offsets;
   const std::vector<int64_t> idx = tensor_to_int_vector(indices);
   for (int64_t i = 0; i < count; ++i) {

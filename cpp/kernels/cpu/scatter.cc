@@ -7,6 +7,7 @@
 #include "kernels/cpu/copy.h"
 #include "kernels/cpu/nd_index.h"
 #include "kernels/cpu/scatter_nd.h"
+#include "kernels/cpu/scatter_rows.h"
 #include "kernels/cpu/slice_args.h"
 #include "kernels/cpu/wrapping.h"
 #include "ops/array_shapes.h"
@@ -17,65 +18,24 @@ namespace ef {
 
 namespace {
 
-template <typename T>
-void combine(ScatterMode m, T& o, const T& v) {
-  if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bool>) {
-    o = v;  // only Update takes these dtypes
-  } else if constexpr (std::is_same_v<T, complex64>) {
-    switch (m) {
-      case ScatterMode::kAdd: o += v; break;
-      case ScatterMode::kSub: o -= v; break;
-      case ScatterMode::kMul: o *= v; break;
-      case ScatterMode::kDiv: o /= v; break;
-      default: o = v;
-    }
-  } else {
-    switch (m) {
-      case ScatterMode::kAdd: o = wrap_add(o, v); break;
-      case ScatterMode::kSub: o = wrap_sub(o, v); break;
-      case ScatterMode::kMul: o = wrap_mul(o, v); break;
-      case ScatterMode::kDiv:
-        if constexpr (std::is_integral_v<T>) {
-          EF_INVALID(v != T(0), "Integer division by zero");
-          if (std::is_signed_v<T> && v == T(-1)) o = wrap_sub(T(0), o);  // lowest / -1 wraps
-          else o = static_cast<T>(o / v);
-        } else {
-          o = o / v;
-        }
-        break;
-      case ScatterMode::kMin: o = v < o ? v : o; break;  // a select, not a branch
-      case ScatterMode::kMax: o = v > o ? v : o; break;
-      default: o = v;
-    }
-  }
-}
-
-// out row rows[i] (x)= updates row i; `scalar` repeats updates[0] for every element. M is a
-// template constant: no switch per element.
 template <ScatterMode M, typename T>
-void apply_rows(T* out, const T* upd, const std::vector<int64_t>& rows, int64_t inner, bool scalar) {
-  const int64_t n = static_cast<int64_t>(rows.size());
-  if (inner == 1 && !scalar) {
-    for (int64_t i = 0; i < n; ++i) combine(M, out[rows[i]], upd[i]);
-    return;
-  }
-  for (int64_t i = 0; i < n; ++i) {
-    T* o = out + rows[i] * inner;
-    const T* u = scalar ? upd : upd + i * inner;
-    for (int64_t k = 0; k < inner; ++k) combine(M, o[k], u[scalar ? 0 : k]);
-  }
+void apply_mode(const OpDef& op, DType dtype, T* out, const T* upd, const std::vector<int64_t>& rows, int64_t inner,
+                bool scalar) {
+  if constexpr (scatter_mode_applies<M, T>()) scatter_apply_rows<M>(out, upd, rows, inner, scalar);
+  else throw_no_kernel(op, "T", dtype);
 }
 
 template <typename T>
-void apply_rows(ScatterMode m, T* out, const T* upd, const std::vector<int64_t>& rows, int64_t inner, bool scalar) {
+void apply_rows(const OpDef& op, ScatterMode m, DType dtype, T* out, const T* upd, const std::vector<int64_t>& rows,
+                int64_t inner, bool scalar) {
   switch (m) {
-    case ScatterMode::kUpdate: return apply_rows<ScatterMode::kUpdate>(out, upd, rows, inner, scalar);
-    case ScatterMode::kAdd: return apply_rows<ScatterMode::kAdd>(out, upd, rows, inner, scalar);
-    case ScatterMode::kSub: return apply_rows<ScatterMode::kSub>(out, upd, rows, inner, scalar);
-    case ScatterMode::kMul: return apply_rows<ScatterMode::kMul>(out, upd, rows, inner, scalar);
-    case ScatterMode::kDiv: return apply_rows<ScatterMode::kDiv>(out, upd, rows, inner, scalar);
-    case ScatterMode::kMin: return apply_rows<ScatterMode::kMin>(out, upd, rows, inner, scalar);
-    case ScatterMode::kMax: return apply_rows<ScatterMode::kMax>(out, upd, rows, inner, scalar);
+    case ScatterMode::kUpdate: return apply_mode<ScatterMode::kUpdate>(op, dtype, out, upd, rows, inner, scalar);
+    case ScatterMode::kAdd: return apply_mode<ScatterMode::kAdd>(op, dtype, out, upd, rows, inner, scalar);
+    case ScatterMode::kSub: return apply_mode<ScatterMode::kSub>(op, dtype, out, upd, rows, inner, scalar);
+    case ScatterMode::kMul: return apply_mode<ScatterMode::kMul>(op, dtype, out, upd, rows, inner, scalar);
+    case ScatterMode::kDiv: return apply_mode<ScatterMode::kDiv>(op, dtype, out, upd, rows, inner, scalar);
+    case ScatterMode::kMin: return apply_mode<ScatterMode::kMin>(op, dtype, out, upd, rows, inner, scalar);
+    case ScatterMode::kMax: return apply_mode<ScatterMode::kMax>(op, dtype, out, upd, rows, inner, scalar);
   }
 }
 
@@ -92,10 +52,10 @@ Tensor copy_of(const TensorImpl& in) {
 void apply(const OpDef& op, ScatterMode m, TensorImpl& out, const TensorImpl& updates, const std::vector<int64_t>& rows,
            int64_t inner, bool scalar) {
   switch (out.dtype()) {
-    EF_CASES_REAL(apply_rows<T>(m, out.data<T>(), updates.data<T>(), rows, inner, scalar))
-    EF_CASE(kComplex64, complex64, apply_rows<T>(m, out.data<T>(), updates.data<T>(), rows, inner, scalar))
-    EF_CASE(kBool, bool, apply_rows<T>(m, out.data<T>(), updates.data<T>(), rows, inner, scalar))
-    EF_CASE(kString, std::string, apply_rows<T>(m, out.data<T>(), updates.data<T>(), rows, inner, scalar))
+    EF_CASES_REAL(apply_rows<T>(op, m, out.dtype(), out.data<T>(), updates.data<T>(), rows, inner, scalar))
+    EF_CASE(kComplex64, complex64, apply_rows<T>(op, m, out.dtype(), out.data<T>(), updates.data<T>(), rows, inner, scalar))
+    EF_CASE(kBool, bool, apply_rows<T>(op, m, out.dtype(), out.data<T>(), updates.data<T>(), rows, inner, scalar))
+    EF_CASE(kString, std::string, apply_rows<T>(op, m, out.dtype(), out.data<T>(), updates.data<T>(), rows, inner, scalar))
     default: throw_no_kernel(op, "T", out.dtype());
   }
 }

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "kernels/cpu/copy.h"
+#include "kernels/cpu/nd_index.h"
 #include "kernels/cpu/wrapping.h"
 #include "ops/array_shapes.h"
 #include "ops/signature.h"
@@ -183,8 +184,7 @@ void sum_segments(KernelContext& c, bool mean, Shape out_shape, int64_t inner) {
   TensorImpl* out = c.allocate_output(0, data.dtype(), checked_shape(std::move(out_shape)));
   if (out->num_elements() == 0) return;
   const int64_t n = ids.num_elements(), num = out->shape()[0];
-  const std::vector<int64_t> start = ids.dtype() == DType::kInt32 ? segment_starts(ids.data<int32_t>(), n, num)
-                                                                  : segment_starts(ids.data<int64_t>(), n, num);
+  const std::vector<int64_t> start = with_index_data(ids, [&](const auto* p) { return segment_starts(p, n, num); });
   auto run = [&](auto tag) {
     using T = typename decltype(tag)::type;
     if (mean) sum_sorted_segments<true, T>(data.data<T>(), out->data<T>(), start, inner);
@@ -206,8 +206,7 @@ void segment_kernel(KernelContext& c) {
   EF_INVALID(data.shape()[0] == ids.shape()[0],
              "segment_ids should be the same size as dimension 0 of input.");
   const int64_t n = ids.num_elements();
-  const int64_t num = ids.dtype() == DType::kInt32 ? sorted_segment_count(ids.data<int32_t>(), n)
-                                                   : sorted_segment_count(ids.data<int64_t>(), n);
+  const int64_t num = with_index_data(ids, [&](const auto* p) { return sorted_segment_count(p, n); });
   Shape out_shape = data.shape();
   out_shape.set_dim(0, num);
   int64_t inner = 1;
