@@ -136,26 +136,36 @@ void softmax_kernel(KernelContext& c) {
 }
 
 // Cross entropy rows: backprop = softmax(logits) - labels, loss = -sum(labels * log_softmax), with
-// log_softmax = (x - max) - log(sum). labels(r, lab) fills a row of label probabilities (C).
-template <typename T, typename C, typename Labels>
+// log_softmax = (x - max) - log(sum). Dense labels: labels(r, lab) fills a row of label
+// probabilities (C). Sparse: labels(r) is the row's class, the one term of the loss (no scan of a
+// one-hot row, and no branch on it).
+template <bool kSparse, typename T, typename C, typename Labels>
 void xent_rows(const T* logits, int64_t rows, int64_t n, Labels labels, TensorImpl* loss, TensorImpl* back) {
   T* pb = back->data<T>();
   T* pl = loss->data<T>();
   for_row_chunks<T, C>(logits, rows, n, [&](int64_t s, const C* x, int64_t count) {
     ExpRows<T, C> e(pb, s, count, n);
-    std::vector<C> m(static_cast<size_t>(count)), lab(static_cast<size_t>(n));
+    std::vector<C> m(static_cast<size_t>(count)), lab(kSparse ? 0 : static_cast<size_t>(n));
     shifted_exp(x, e.rows, m.data(), count, n);
     for (int64_t r = 0; r < count; ++r) {
       const C* px = x + r * n;
       const C* pe = e.rows + r * n;
       const C sum = Eigen::Map<const Row<C>>(pe, n).sum();
       const C lse = std::log(sum);
-      labels(s + r, lab.data());
-      C l = 0;
       T* o = pb + (s + r) * n;
-      for (int64_t i = 0; i < n; ++i) {
-        if (lab[i] != C(0)) l -= lab[i] * ((px[i] - m[r]) - lse);
-        o[i] = static_cast<T>(pe[i] / sum - lab[i]);
+      C l = 0;
+      if constexpr (kSparse) {
+        const int64_t k = labels(s + r);
+        const C ek = pe[k];  // pe may be o's own row
+        l -= (px[k] - m[r]) - lse;
+        for (int64_t i = 0; i < n; ++i) o[i] = static_cast<T>(pe[i] / sum);
+        o[k] = static_cast<T>(ek / sum - C(1));
+      } else {
+        labels(s + r, lab.data());
+        for (int64_t i = 0; i < n; ++i) {
+          if (lab[i] != C(0)) l -= lab[i] * ((px[i] - m[r]) - lse);
+          o[i] = static_cast<T>(pe[i] / sum - lab[i]);
+        }
       }
       pl[s + r] = static_cast<T>(l);
     }
@@ -175,10 +185,7 @@ void sparse_xent_typed(const TensorImpl& logits, const TensorImpl& labels, Tenso
                   " which is outside the valid range of [0, ", n, ").  Label values: ", all);
     }
   }
-  xent_rows<T, C>(logits.data<T>(), rows, n, [&](int64_t r, C* lab) {
-    std::fill(lab, lab + n, C(0));
-    lab[pl[r]] = C(1);
-  }, loss, back);
+  xent_rows<true, T, C>(logits.data<T>(), rows, n, [&](int64_t r) { return static_cast<int64_t>(pl[r]); }, loss, back);
 }
 
 void sparse_xent_kernel(KernelContext& c) {
@@ -220,7 +227,7 @@ void xent_kernel(KernelContext& c) {
       lg = wide.data();
     }
     const T* pl = labels.data<T>();
-    xent_rows<T, C>(lg, rows, n, [&, lr = lr, lc = lc](int64_t r, C* lab) {
+    xent_rows<false, T, C>(lg, rows, n, [&, lr = lr, lc = lc](int64_t r, C* lab) {
       for (int64_t i = 0; i < n; ++i) lab[i] = static_cast<C>(pl[r * lr + i * lc]);
     }, loss, back);
   });
