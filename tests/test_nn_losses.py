@@ -25,6 +25,24 @@ def test_sparse_softmax_cross_entropy_matches_numpy(shape, label_dtype):
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("classes", [1, 10, 33])
+def test_sparse_cross_entropy_is_the_dense_one_with_one_hot_labels_bitwise(dtype, classes):
+    """The sparse kernel takes the label's term directly; loss and backprop are the dense kernel's
+    bits with one-hot labels, -inf logits off the label included."""
+    from eagerflow.ops import _execute
+    logits = (rng.standard_normal((300, classes)) * 4).astype(dtype)
+    labels = rng.integers(0, classes, 300)
+    if classes > 1:
+        logits[::7, 0] = -np.inf
+        labels[::7] = np.maximum(labels[::7], 1)
+    sparse = _execute.execute("SparseSoftmaxCrossEntropyWithLogits", [tf.constant(logits), tf.constant(labels)])
+    dense = _execute.execute("SoftmaxCrossEntropyWithLogits",
+                             [tf.constant(logits), tf.constant(np.eye(classes, dtype=dtype)[labels])])
+    for s, d in zip(sparse, dense):
+        np.testing.assert_array_equal(s.numpy().view(np.uint8), d.numpy().view(np.uint8))
+
+
 @pytest.mark.parametrize("classes", [3, 10, 17, 1000])
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
 def test_softmax_rows_same_bits_for_every_thread_count_and_close_to_numpy(classes, dtype):
