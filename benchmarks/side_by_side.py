@@ -2,7 +2,7 @@
 back to back, written as one Markdown table (ratio to the best peer per row) and a bar chart.
 
     python benchmarks/side_by_side.py [--out docs/performance.md] [--img docs/img/side_by_side.png]
-                                      [--rows matmul,reduce] [--repeat 7] [--max-isa avx2]
+                                      [--rows matmul,reduce] [--repeat 7] [--max-isa avx2] [--runs 4]
 
 Frameworks and the Python that runs each (each optional; a missing one is a blank column):
 eagerflow (the working tree's python/, a dev build) and NumPy in this Python; TensorFlow in
@@ -10,7 +10,9 @@ EAGERFLOW_TF_PYTHON (else /tmp/tf/bin/python); JAX in EAGERFLOW_JAX_PYTHON; PyTo
 EAGERFLOW_TORCH_PYTHON (each else this Python if it imports). EAGERFLOW_RELEASE_PYTHON names a Python
 whose installed eagerflow (`pip install .`: the portable release build) runs the eagerflow rows again,
 as the column "eagerflow (release)"; the ratio to the best peer stays the dev build's.
-A worker prints one JSON object: row -> best seconds per call (min over repeats).
+A worker prints one JSON object: row -> best seconds per call (min over repeats). --runs N repeats
+the whole run N times back to back (this kind of machine moves by 1.5x from one minute to the next):
+the table takes each framework's minimum per row and shows eagerflow's ratio in each run beside it.
 
 --max-isa avx2 runs every framework as on a CPU without AVX-512 (the AVX2 machines of this kind),
 through each library's own switch (MAX_ISA_ENV; eagerflow's per-ISA copies and direct convolutions
@@ -452,7 +454,12 @@ def _fmt(t):
     return "%.3g ns" % (t * 1e9)
 
 
-def table(results, frameworks):
+def _ratio(r):
+    return "" if not r else "%.2f" % r if r >= 0.1 else "%.2g" % r
+
+
+def table(results, frameworks, per_run=()):
+    """The Markdown table and {row: eagerflow ÷ best peer}; per_run: each run's ratios, as a column."""
     rows = []
     for fw in frameworks:
         for r in results.get(fw, {}):
@@ -461,7 +468,7 @@ def table(results, frameworks):
     release = RELEASE in frameworks and "eagerflow" in frameworks
     names = ["eagerflow (dev)" if fw == "eagerflow" and release else fw for fw in frameworks]
     ours = "eagerflow (dev)" if release else RELEASE if RELEASE in frameworks else "eagerflow"
-    extra = [ours + " ÷ best peer"] + (["release ÷ dev"] if release else [])
+    extra = [ours + " ÷ best peer"] + (["in each run"] if per_run else []) + (["release ÷ dev"] if release else [])
     lines = ["| row | " + " | ".join(names + extra) + " |", "|---|" + "---|" * (len(names) + len(extra))]
     ratios = {}
     for r in rows:
@@ -470,7 +477,9 @@ def table(results, frameworks):
         ef = results.get("eagerflow" if "eagerflow" in results else RELEASE, {}).get(r)
         ratio = ef / min(peers) if ef and peers else None
         ratios[r] = ratio
-        cells = [_fmt(v) for v in vals] + ["%.2f" % ratio if ratio else ""]
+        cells = [_fmt(v) for v in vals] + [_ratio(ratio)]
+        if per_run:
+            cells.append(" / ".join(_ratio(p.get(r)) or "–" for p in per_run))
         if release:
             rel = results.get(RELEASE, {}).get(r)
             cells.append("%.2f" % (rel / ef) if rel and ef else "")
@@ -482,12 +491,16 @@ def chart(ratios, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
     items = [(r, v) for r, v in ratios.items() if v]
     fig, ax = plt.subplots(figsize=(8, 0.32 * len(items) + 1))
     ax.barh([r for r, _ in items], [v for _, v in items],
             color=["tab:green" if v <= 1.0 else "tab:red" for _, v in items])
     ax.axvline(1.0, color="black", linewidth=0.8)
     ax.set_xscale("log")
+    ticks = [t for t in (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5) if min(v for _, v in items) / 2 <= t <= max(v for _, v in items) * 2]
+    ax.set_xticks(ticks, [("%g" % t) for t in ticks])
+    ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.invert_yaxis()
     ax.set_xlabel("eagerflow time ÷ best peer (< 1: eagerflow faster)")
     fig.tight_layout()
@@ -495,18 +508,9 @@ def chart(ratios, path):
     fig.savefig(path, dpi=100)
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--worker")
-    p.add_argument("--rows", default="")
-    p.add_argument("--repeat", type=int, default=7)
-    p.add_argument("--out", help="append the table to this Markdown file")
-    p.add_argument("--img", default=os.path.join(ROOT, "docs", "img", "side_by_side.png"))
-    p.add_argument("--max-isa", default="", choices=["", *MAX_ISA_ENV])
-    a = p.parse_args()
-    only = [r for r in a.rows.split(",") if r]
-    if a.worker:
-        return worker(a.worker, only, a.repeat, a.max_isa)
+def run_all(a):
+    """One run: each framework's worker in its own process, back to back. Returns {framework: {row:
+    seconds}} and the frameworks in order."""
     results, frameworks = {}, []
     for fw, py in _interpreters().items():
         if not py or not os.path.exists(py):
@@ -530,10 +534,34 @@ def main():
             continue
         results[fw] = json.loads(last[0])
         frameworks.append(fw)
-    text, ratios = table(results, frameworks)
+    return results, frameworks
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--worker")
+    p.add_argument("--rows", default="")
+    p.add_argument("--repeat", type=int, default=7)
+    p.add_argument("--out", help="append the table to this Markdown file")
+    p.add_argument("--img", default=os.path.join(ROOT, "docs", "img", "side_by_side.png"))
+    p.add_argument("--max-isa", default="", choices=["", *MAX_ISA_ENV])
+    p.add_argument("--runs", type=int, default=1, help="whole runs back to back; the table takes each minimum")
+    a = p.parse_args()
+    only = [r for r in a.rows.split(",") if r]
+    if a.worker:
+        return worker(a.worker, only, a.repeat, a.max_isa)
+    runs = [run_all(a) for _ in range(a.runs)]
+    frameworks = [fw for fw in runs[0][1]]
+    # Each framework's minimum over the runs; the ratio in each run beside it.
+    results = {fw: {r: min(run[fw][r] for run, _ in runs if r in run.get(fw, {}))
+                    for r in runs[0][0][fw]} for fw in frameworks}
+    per_run = [table(r, f)[1] for r, f in runs] if a.runs > 1 else ()
+    text, ratios = table(results, frameworks, per_run)
     machine = _machine()
     limit = "; every framework limited to %s (--max-isa)" % a.max_isa if a.max_isa else ""
-    report = "Machine: %s%s. Times are the best of %d repeats per call.\n\n%s\n" % (machine, limit, a.repeat, text)
+    best = "the minimum over %d runs of the best of %d repeats" % (a.runs, a.repeat) if a.runs > 1 else \
+        "the best of %d repeats" % a.repeat
+    report = "Machine: %s%s. Times are %s per call.\n\n%s\n" % (machine, limit, best, text)
     print(report)
     if ratios and a.img:
         chart(ratios, a.img)
