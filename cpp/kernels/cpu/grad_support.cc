@@ -1,8 +1,6 @@
 // CPU kernels for the gradient-support ops: ScatterNd (sums duplicates),
 // InvertPermutation, StridedSliceGrad (scatter dy into zeros) and MirrorPadGrad (fold the mirrored
 // borders back onto the input).
-#include <type_traits>
-
 #include "kernels/cpu/copy.h"
 #include "kernels/cpu/scatter_nd.h"
 #include "kernels/cpu/scatter_rows.h"

@@ -1,15 +1,11 @@
 // CPU kernels of TensorScatter{Update,Add,Sub,Min,Max} (a copy of the tensor with the updates
 // combined in; duplicates apply in order) and TensorStridedSliceUpdate, over the helpers of
 // scatter_nd.h that the variable scatters share.
-#include <complex>
-#include <type_traits>
-
 #include "kernels/cpu/copy.h"
 #include "kernels/cpu/nd_index.h"
 #include "kernels/cpu/scatter_nd.h"
 #include "kernels/cpu/scatter_rows.h"
 #include "kernels/cpu/slice_args.h"
-#include "kernels/cpu/wrapping.h"
 #include "ops/array_shapes.h"
 #include "ops/signature.h"
 #include "ops/slice_spec.h"
