@@ -37,7 +37,29 @@ def test_eager_case_and_switch_case():
     assert tf.case([(tf.constant(False), lambda: 1)], default=lambda: 3) == 3
     assert tf.switch_case(tf.constant(5), [lambda: 1, lambda: 2]) == 2  # out of range: last branch
     assert tf.switch_case(tf.constant(-1), [lambda: 1, lambda: 2], default=lambda: 9) == 9
-    assert tf.switch_case(0, {0: lambda: "a", 3: lambda: "b"}) == "a"
+    assert tf.switch_case(tf.constant(0), {0: lambda: "a", 3: lambda: "b"}) == "a"
+    assert tf.switch_case(tf.constant(1, tf.uint8), [lambda: 1, lambda: 2]) == 2
+
+
+def test_switch_case_takes_an_integer_tensor_as_tf():
+    # TF 2.21's texts: a Python number is refused too, before the branches are looked at.
+    with pytest.raises(TypeError, match=r"^'branch_index' must be a Tensor, got <class 'int'>$"):
+        tf.switch_case(0, "not branches")
+    with pytest.raises(TypeError, match=r"^'branch_index' must be an integer Tensor, got <dtype: 'float32'>$"):
+        tf.switch_case(tf.constant(3.5e38), [lambda: 1])
+    with pytest.raises(ValueError, match=r"^Must provide at least one item in 'branch_fns'$"):
+        tf.switch_case(tf.constant(1), [])
+
+
+def test_eager_while_body_must_keep_the_structure():
+    # A body that returns fewer variables than it was given raises (as TF's eager loop does) instead
+    # of looping on the rest forever.
+    with pytest.raises(ValueError, match="don't have the same nested structure"):
+        tf.while_loop(lambda i, *a: i < 3, lambda *a: (tf.constant(1), tf.constant(2.0)),
+                      [tf.constant([2], tf.uint16), tf.constant(1), tf.constant([-128], tf.int8)])
+    with pytest.raises(ValueError, match="same number of elements"):
+        tf.while_loop(lambda i: i < 3, lambda i: (i + 1, 2), [tf.constant(1)])
+    assert tf.while_loop(lambda i, j: i < 3, lambda i, j: [i + 1, j], (tf.constant(1), 2))[1] == 2
 
 
 # --- graphs ---

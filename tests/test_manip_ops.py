@@ -39,6 +39,13 @@ def test_roll_errors_as_tf(call, message):
         call()
 
 
+@pytest.mark.parametrize("shift, axis, attr", [(1, "0", "Taxis"), (1, 0.0, "Taxis"), ("1", 0, "Tshift")])
+def test_roll_shift_and_axis_of_other_dtypes_are_refused_as_tf(shift, axis, attr):
+    with pytest.raises(tf.errors.InvalidArgumentError, match=f"Value for attr '{attr}' of .* is not in the list of "
+                                                              "allowed values: int32, int64"):
+        tf.roll(tf.constant([0, 9]), shift, axis)
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.int64, np.uint8, np.bool_, np.complex64, object])
 def test_roll_blocks_match_numpy_on_any_dtype_and_thread_count(dtype):
     # Up to three rolled axes (eight blocks), shifts beyond the length and negative, int32 and int64

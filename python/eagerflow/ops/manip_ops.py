@@ -21,8 +21,9 @@ def roll(input, shift, axis, name=None):  # pylint: disable=redefined-builtin
         raise _roll_error("input must be 1-D or higher", " name: ")
     ss, sa = shift_t.shape, axis_t.shape
     # A known axis is checked here once the kernel's earlier checks (ranks, sizes) would pass.
-    if (rank is not None and not getattr(axis_t, "_is_symbolic", False) and ss.rank is not None and ss.rank <= 1
-            and sa.rank <= 1 and ss.num_elements() == sa.num_elements()):
+    if (rank is not None and not getattr(axis_t, "_is_symbolic", False) and axis_t.dtype.is_integer
+            and shift_t.dtype.is_integer and ss.rank is not None and ss.rank <= 1 and sa.rank <= 1
+            and ss.num_elements() == sa.num_elements()):
         for a in axis_t.numpy().reshape(-1).tolist():
             if not -rank <= a < rank:
                 raise _roll_error(f"axis {a + rank if a < 0 else a} is out of range", " name: ")
