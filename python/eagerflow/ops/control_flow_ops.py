@@ -12,7 +12,6 @@ from eagerflow import _core
 from eagerflow.framework import dtypes
 from eagerflow.framework.convert import convert_to_tensor
 from eagerflow.framework.tensor_shape import TensorShape
-from eagerflow.framework.tensor_spec import TensorSpec
 from eagerflow.framework.func_graph import FuncGraph
 from eagerflow.ops import _execute
 from eagerflow.framework import nest
@@ -172,21 +171,14 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     return _build_while(cond, body, packed_vars, single, shape_invariants, maximum_iterations, name or "while")
 
 
-def _spec_of(x):
-    return TensorSpec(x.shape, x.dtype) if isinstance(x, _Tensor) else x
-
-
 def _eager_while(cond, body, loop_vars, single, maximum_iterations):
     limit = None if maximum_iterations is None else int(maximum_iterations)
-    structure = None  # the loop variables' specs, as TF's message shows them
     i = 0
     while (limit is None or i < limit) and bool(cond(*loop_vars)):
         out = body(*loop_vars)
         if len(loop_vars) == 1 and not isinstance(out, (list, tuple)):
             out = (out,)
-        if structure is None:
-            structure = nest.map_structure(_spec_of, list(loop_vars))
-        nest.assert_same_structure(structure, list(out))  # a body that drops a variable would loop forever
+        nest.assert_same_structure(list(loop_vars), list(out))  # a body that drops a variable would loop forever
         loop_vars = type(loop_vars)(out) if isinstance(loop_vars, list) else out
         i += 1
     return loop_vars[0] if single else loop_vars
