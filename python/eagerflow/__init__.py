@@ -61,6 +61,8 @@ from eagerflow.ops.composite_math import sequence_mask
 from eagerflow.ops.control_flow_ops import case, cond, switch_case, while_loop
 from eagerflow.ops.manip_ops import roll, shape_n
 from eagerflow.ops.map_fn import map_fn
+from eagerflow.ops.functional_ops import foldl, foldr, scan
+from eagerflow.ops.group_ops import group, tuple
 from eagerflow.ops.tensor_array_ops import TensorArray
 
 # --- composite tensors (framework/, ops/ragged/) ---
@@ -135,6 +137,7 @@ __all__ = ["Assert", "DType", "GradientTape", "Graph", "IndexedSlices", "Indexed
            "types", "uint16", "uint32", "uint64", "uint8", "unstack", "variant", "where", "while_loop", "zeros",
            "zeros_like"]
 __all__ += ["broadcast_dynamic_shape", "map_fn", "roll", "shape_n"]
+__all__ += ["foldl", "foldr", "group", "scan", "tuple"]
 __all__ += ["gradients", "hessians"]
 __all__ += ["sequence_mask"]
 __all__ += ["argsort", "searchsorted", "sort", "tensor_scatter_nd_add", "tensor_scatter_nd_max", "tensor_scatter_nd_min",

@@ -10,7 +10,7 @@ clip_by_value concat cond convert_to_tensor cos cosh cumsum debugging.Assert deb
 debugging.assert_greater debugging.assert_greater_equal debugging.assert_less debugging.assert_less_equal
 debugging.assert_negative debugging.assert_non_negative debugging.assert_non_positive
 debugging.assert_none_equal debugging.assert_positive debugging.assert_rank debugging.assert_shapes
-debugging.check_numerics divide einsum equal exp expand_dims eye fill floor gather gather_nd greater
+debugging.check_numerics divide einsum equal exp expand_dims eye fill floor foldl foldr gather gather_nd greater
 greater_equal identity io.matching_files less less_equal linalg.adjoint linalg.band_part linalg.cholesky
 linalg.cholesky_solve linalg.cross linalg.det linalg.diag linalg.diag_part linalg.eigh linalg.eigvalsh
 linalg.einsum linalg.eye linalg.global_norm linalg.inv linalg.logdet linalg.lstsq linalg.matmul
@@ -37,7 +37,7 @@ nn.softmax_cross_entropy_with_logits nn.softplus nn.softsign nn.sparse_softmax_c
 nn.swish nn.tanh nn.top_k no_op norm not_equal numpy_function one_hot ones ones_like pad pow print py_function
 random.normal random.shuffle random.truncated_normal random.uniform range rank reduce_all reduce_any
 reduce_logsumexp reduce_max reduce_mean reduce_min reduce_prod reduce_sum repeat reshape reverse round
-scalar_mul scatter_nd shape sigmoid sign sin sinh size slice split sqrt square squeeze stack stop_gradient
+scalar_mul scan scatter_nd shape sigmoid sign sin sinh size slice split sqrt square squeeze stack stop_gradient
 strided_slice strings.format strings.join strings.length subtract tan tanh tensordot tile transpose truediv
 truncatediv truncatemod unstack where zeros zeros_like
 """.split()
