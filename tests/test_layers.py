@@ -4,6 +4,7 @@ import os
 import pathlib
 import subprocess
 import sys
+import tomllib
 
 import grimp
 
@@ -12,9 +13,10 @@ import eagerflow
 PYPROJECT = pathlib.Path(__file__).resolve().parent.parent / "pyproject.toml"
 # Modules above every layer (the package's own entry points), free to import the package itself.
 TOP = {"eagerflow", "eagerflow.__main__", "eagerflow._tour"}
-LAYERS = ["keras", "train", "summary", "compat", "config", "debugging", "dtypes", "errors", "experimental", "image", "io", "math", "nn", "linalg", "random",
-          "raw_ops", "strings", "bitwise", "module", "types", "util", "ragged", "sparse", "data", "function", "autograph", "eager", "ops",
-          "framework"]
+# The layers' modules, as pyproject.toml names them.
+with open(PYPROJECT, "rb") as _f:
+    _CONTRACT = next(c for c in tomllib.load(_f)["tool"]["importlinter"]["contracts"] if c["id"] == "layers")
+LAYERS = [m.strip() for layer in _CONTRACT["layers"] for m in layer.split("|")]
 
 
 def _lint_imports(package_parent, cwd):

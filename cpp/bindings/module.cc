@@ -7,6 +7,7 @@ void init_py_func(py::module_& m);  // bindings/py_func.cc: tf.py_function, chec
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "eagerflow C++ core: tensors, op registry, eager kernels";
+  m.attr("COMPILER_VERSION") = __VERSION__;  // tf.version.COMPILER_VERSION: the compiler of this build
   ef::init_errors(m);
   ef::init_tensor(m);
   ef::init_ops(m);

@@ -63,6 +63,7 @@ from eagerflow.ops.manip_ops import roll, shape_n
 from eagerflow.ops.map_fn import map_fn
 from eagerflow.ops.functional_ops import foldl, foldr, scan
 from eagerflow.ops.group_ops import group, tuple
+from eagerflow.ops.static_value import get_static_value
 from eagerflow.ops.tensor_array_ops import TensorArray
 
 # --- composite tensors (framework/, ops/ragged/) ---
@@ -86,7 +87,7 @@ from eagerflow.module import Module
 
 # --- namespaces: tf.math, tf.nn, ..., tf.keras ---
 from eagerflow import (autograph, bitwise, compat, config, data, debugging, dtypes, errors, experimental, image, io,
-                       linalg, math, nn, random, ragged, sparse, strings, summary, train, types)
+                       linalg, math, nn, random, ragged, sparse, strings, summary, train, types, version)
 from eagerflow.util import nest
 from eagerflow import raw_ops
 
@@ -137,7 +138,7 @@ __all__ = ["Assert", "DType", "GradientTape", "Graph", "IndexedSlices", "Indexed
            "types", "uint16", "uint32", "uint64", "uint8", "unstack", "variant", "where", "while_loop", "zeros",
            "zeros_like"]
 __all__ += ["broadcast_dynamic_shape", "map_fn", "roll", "shape_n"]
-__all__ += ["foldl", "foldr", "group", "scan", "tuple"]
+__all__ += ["foldl", "foldr", "get_static_value", "group", "scan", "tuple", "version"]
 __all__ += ["gradients", "hessians"]
 __all__ += ["sequence_mask"]
 __all__ += ["argsort", "searchsorted", "sort", "tensor_scatter_nd_add", "tensor_scatter_nd_max", "tensor_scatter_nd_min",
