@@ -2,9 +2,9 @@
 the eagerflow these tests import (python/ in a checkout, site-packages once installed)."""
 import os
 import pathlib
+import re
 import subprocess
 import sys
-import tomllib
 
 import grimp
 
@@ -13,10 +13,9 @@ import eagerflow
 PYPROJECT = pathlib.Path(__file__).resolve().parent.parent / "pyproject.toml"
 # Modules above every layer (the package's own entry points), free to import the package itself.
 TOP = {"eagerflow", "eagerflow.__main__", "eagerflow._tour"}
-# The layers' modules, as pyproject.toml names them.
-with open(PYPROJECT, "rb") as _f:
-    _CONTRACT = next(c for c in tomllib.load(_f)["tool"]["importlinter"]["contracts"] if c["id"] == "layers")
-LAYERS = [m.strip() for layer in _CONTRACT["layers"] for m in layer.split("|")]
+# The layers' modules, as pyproject.toml names them (read without tomllib: Python 3.9 has none).
+_LAYERS_TEXT = re.search(r'id = "layers".*?\nlayers = \[(.*?)\]', PYPROJECT.read_text(), re.S).group(1)
+LAYERS = [m.strip() for layer in re.findall(r'"([^"]+)"', _LAYERS_TEXT) for m in layer.split("|")]
 
 
 def _lint_imports(package_parent, cwd):
