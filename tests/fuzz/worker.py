@@ -30,6 +30,8 @@ TF_ALSO_RAISES = [
      r"__mro__"),  # enum's functional API
     (r"(Tensor|Variable):int", (OverflowError, ValueError), r"cannot convert float"),  # int() of inf / nan
     (r"TensorShape\.with_rank\w*", OverflowError, r"index-sized integer"),  # a rank beyond sys.maxsize
+    (r"TensorShape\.with_rank\w*", MemoryError, r""),  # a rank of 2**31: TF builds the list of dims too
+    (r"tf\.(foldl|foldr|scan)", AttributeError, r"has no attribute '__name__'"),  # names a non-callable fn
     (r"tf\.range", AssertionError, r""),  # TF asserts on argument dtypes it cannot range over
     (r"tf\.device", RuntimeError, r"tf.device does not support functions"),  # a callable device name
     (r"Tensor\.numpy", AttributeError, r"'SymbolicTensor' object has no attribute 'numpy'"),  # in a tf.function

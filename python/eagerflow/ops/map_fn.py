@@ -18,6 +18,10 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
         raise TypeError(f"The provided function {fn.__name__ if hasattr(fn, '__name__') else fn} is not callable."
                         " fn must be callable.")
     signature = fn_output_signature if fn_output_signature is not None else dtype
+    members = elems.values() if isinstance(elems, dict) else elems if isinstance(elems, (list, tuple)) else [elems]
+    if any(isinstance(x, tensor_array_ops.TensorArray) for x in members):
+        # TF fails on these with an AttributeError of its own; they are not rows of a tensor.
+        raise TypeError("elems must be tensors (or RaggedTensors), not a TensorArray: stack() it first.")
     flat = [x if isinstance(x, RaggedTensor) else convert_to_tensor(x) for x in nest.flatten(elems)]
     if not flat:
         raise ValueError("elems must be a Tensor or (possibly nested) sequence of Tensors. Got {}, which does not "
