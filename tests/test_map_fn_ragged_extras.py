@@ -58,3 +58,9 @@ def test_ragged_stack():
     out = tf.ragged.stack([tf.ragged.constant([[1, 2]]), tf.ragged.constant([[3]])])
     assert out.to_list() == [[[1, 2]], [[3]]]
     assert tf.ragged.stack([tf.constant([1, 2]), tf.constant([3, 4])]).to_list() == [[1, 2], [3, 4]]
+
+
+def test_map_fn_over_a_tensor_array_is_a_type_error():
+    ta = tf.TensorArray(tf.float64, size=3, element_shape=tf.TensorShape([2]))
+    with pytest.raises(TypeError, match="not a TensorArray"):
+        tf.map_fn(lambda x: x, ta)
