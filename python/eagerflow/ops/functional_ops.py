@@ -2,7 +2,7 @@
 tensors with the same number of rows), carrying an accumulator. One tf.while_loop (eagerly, a Python
 loop), as TF builds them: the graph's size does not depend on the number of rows."""
 from eagerflow.framework import nest
-from eagerflow.framework.ops import executing_eagerly
+from eagerflow.framework.ops import executing_eagerly, name_scope
 from eagerflow.framework.tf_logging import get_logger
 from eagerflow.ops import array_ops, control_flow_ops, math_ops, tensor_array_ops
 from eagerflow.ops._execute import convert_to_tensor
@@ -44,22 +44,14 @@ def _fold(fn, elems, initializer, back_prop, reverse):
     fn = _checked_fn(fn)
     flat, n = _flat_elems(elems)
     rows = _rows(flat, n)
-    if initializer is None:
-        first = n - 1 if reverse else 0
-        acc = _row(elems, rows, first)
-        start = first
-    else:
-        acc = initializer
-        start = n if reverse else 0
-    if reverse:
-        def body(i, a):
-            return i - 1, fn(a, _row(elems, rows, i - 1))
+    if reverse:  # i counts the rows still to fold: row i - 1 is next
+        acc, start = (_row(elems, rows, n - 1), n - 1) if initializer is None else (initializer, n)
         cond = lambda i, a: math_ops.greater(i, 0)  # noqa: E731
-    else:
-        def body(i, a):
-            return i + 1, fn(a, _row(elems, rows, i))
+        body = lambda i, a: (i - 1, fn(a, _row(elems, rows, i - 1)))  # noqa: E731
+    else:  # i is the next row
+        acc, start = (_row(elems, rows, 0), 1) if initializer is None else (initializer, 0)
         cond = lambda i, a: math_ops.less(i, n)  # noqa: E731
-        start = start + 1 if initializer is None else start
+        body = lambda i, a: (i + 1, fn(a, _row(elems, rows, i)))  # noqa: E731
     _, acc = control_flow_ops.while_loop(cond, body, (start, acc))
     return _without_gradient("foldr" if reverse else "foldl", back_prop, acc)
 
@@ -67,18 +59,25 @@ def _fold(fn, elems, initializer, back_prop, reverse):
 def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False, name=None):
     """fn(...fn(fn(initializer, elems[0]), elems[1])..., elems[n-1]); without an initializer the
     fold starts from elems[0] (and needs at least one row)."""
-    return _fold(fn, elems, initializer, back_prop, reverse=False)
+    with name_scope(name or "foldl"):
+        return _fold(fn, elems, initializer, back_prop, reverse=False)
 
 
 def foldr(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False, name=None):
     """foldl from the last row to the first."""
-    return _fold(fn, elems, initializer, back_prop, reverse=True)
+    with name_scope(name or "foldr"):
+        return _fold(fn, elems, initializer, back_prop, reverse=True)
 
 
 def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False, infer_shape=True,
          reverse=False, name=None):
     """The accumulators foldl (foldr when `reverse`) passes through, stacked: row i is the
     accumulator after elems[i]. Without an initializer, row 0 (row n-1 when reversed) is elems' own."""
+    with name_scope(name or "scan"):
+        return _scan(fn, elems, initializer, back_prop, infer_shape, reverse)
+
+
+def _scan(fn, elems, initializer, back_prop, infer_shape, reverse):
     fn = _checked_fn(fn)
     flat, n = _flat_elems(elems)
     rows = _rows(flat, n)
