@@ -64,6 +64,8 @@ from eagerflow.ops.map_fn import map_fn
 from eagerflow.ops.functional_ops import foldl, foldr, scan
 from eagerflow.ops.group_ops import group, tuple
 from eagerflow.ops.static_value import get_static_value
+from eagerflow.ops.init_ops import (constant_initializer, ones_initializer, random_normal_initializer,
+                                    random_uniform_initializer, zeros_initializer)
 from eagerflow.ops.tensor_array_ops import TensorArray
 
 # --- composite tensors (framework/, ops/ragged/) ---
@@ -139,6 +141,8 @@ __all__ = ["Assert", "DType", "GradientTape", "Graph", "IndexedSlices", "Indexed
            "zeros_like"]
 __all__ += ["broadcast_dynamic_shape", "map_fn", "roll", "shape_n"]
 __all__ += ["foldl", "foldr", "get_static_value", "group", "scan", "tuple", "version"]
+__all__ += ["constant_initializer", "ones_initializer", "random_normal_initializer", "random_uniform_initializer",
+            "zeros_initializer"]
 __all__ += ["gradients", "hessians"]
 __all__ += ["sequence_mask"]
 __all__ += ["argsort", "searchsorted", "sort", "tensor_scatter_nd_add", "tensor_scatter_nd_max", "tensor_scatter_nd_min",
