@@ -461,6 +461,7 @@ SAMPLES = {
                    call(f(2, 4, 3), i32([[0, 3], [1, 1]]), i32(1), batch_dims=1), grad="params"),
     "Greater": op(call(f(2, 3), f(3)), no_grad=_BOOL),
     "GreaterEqual": op(call(i32([1, 2, 3]), i32(2)), no_grad=_BOOL),
+    "EnsureShape": op(call(f(2, 3), shape=[2, -1]), call(f(4), shape=None), grad="input"),
     "Identity": op(call(f(2, 3)), grad="input"),
     "If": op(call(True, f(2, 3), **_if_attrs()), call(False, f(2, 3), **_if_attrs()), grad="input"),
     "Invert": op(call(i32([0, 5, -7])), call(np.array([0, 200], np.uint8)), no_grad=_INT),

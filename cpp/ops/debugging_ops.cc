@@ -1,5 +1,6 @@
-// Op definitions for tf.debugging and tf.py_function: Assert, CheckNumerics, EagerPyFunc.
+// Op definitions for tf.debugging and tf.py_function: Assert, CheckNumerics, EnsureShape, EagerPyFunc.
 #include "ops/op_util.h"
+#include "ops/shape_merge.h"
 
 namespace ef {
 namespace {
@@ -13,6 +14,15 @@ void infer_check_numerics(InferContext& c) {
     throw_error(Code::kInvalidArgument, "Value for attr 'T' of ", dtype_name(c.dtypes[0]),
                 " is not in the list of allowed values: bfloat16, half, float, double");
   c.set_output(0, c.dtypes[0], c.shapes[0]);
+}
+
+// The output is the input, its static shape merged with the expected one (TF's Merge error when
+// they cannot).
+void infer_ensure_shape(InferContext& c) {
+  const Shape expected = ensure_shape_attr(c.attrs);
+  const std::string e = shape_merge_error(expected, c.shapes[0]);  // TF's order in the message
+  if (!e.empty()) throw_error(Code::kInvalidArgument, e);
+  c.set_output(0, c.dtypes[0], merge_shapes(expected, c.shapes[0]));
 }
 
 // Tout: the output dtypes as enums; the shapes are unknown until the Python function runs.
@@ -41,6 +51,16 @@ EF_REGISTER_OP([] {
   d.infer = infer_check_numerics;
   d.stateful = true;
   return std::move(d).with_types({"T"}, {{"T", "bfloat16, half, float, double"}});
+}());
+
+// EnsureShape(input) attrs: shape (dims, -1 unknown; None: any rank). Checks the shape when it runs.
+EF_REGISTER_OP([] {
+  OpDef d;
+  d.name = "EnsureShape";
+  d.inputs = {"input"};
+  d.attrs = {"shape"};
+  d.infer = infer_ensure_shape;
+  return std::move(d).with_types({"T"}, {{"T"}});
 }());
 
 // EagerPyFunc(input*) attrs: token (the registered Python callable), Tout (list of dtype enums).

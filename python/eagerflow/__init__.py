@@ -64,6 +64,7 @@ from eagerflow.ops.map_fn import map_fn
 from eagerflow.ops.functional_ops import foldl, foldr, scan
 from eagerflow.ops.group_ops import group, tuple
 from eagerflow.ops.static_value import get_static_value
+from eagerflow.ops.check_ops import ensure_shape
 from eagerflow.ops.init_ops import (constant_initializer, ones_initializer, random_normal_initializer,
                                     random_uniform_initializer, zeros_initializer)
 from eagerflow.ops.tensor_array_ops import TensorArray
@@ -140,7 +141,7 @@ __all__ = ["Assert", "DType", "GradientTape", "Graph", "IndexedSlices", "Indexed
            "types", "uint16", "uint32", "uint64", "uint8", "unstack", "variant", "where", "while_loop", "zeros",
            "zeros_like"]
 __all__ += ["broadcast_dynamic_shape", "map_fn", "roll", "shape_n"]
-__all__ += ["foldl", "foldr", "get_static_value", "group", "scan", "tuple", "version"]
+__all__ += ["ensure_shape", "foldl", "foldr", "get_static_value", "group", "scan", "tuple", "version"]
 __all__ += ["constant_initializer", "ones_initializer", "random_normal_initializer", "random_uniform_initializer",
             "zeros_initializer"]
 __all__ += ["gradients", "hessians"]

@@ -7,6 +7,7 @@
 #include "kernels/cpu/numerics.h"
 #include "kernels/cpu/py_func.h"
 #include "ops/op_util.h"
+#include "ops/shape_merge.h"
 
 namespace ef {
 namespace {
@@ -101,6 +102,16 @@ std::unordered_map<int64_t, PyFuncCallback>& registry() {
   return r;
 }
 
+// The input, once its shape fits the expected one (TF's text; TF names the input tensor).
+void ensure_shape_kernel(KernelContext& c) {
+  const TensorImpl& x = *c.input(0);
+  const Shape expected = ensure_shape_attr(c.attrs);
+  if (!shape_fits(x.shape(), expected))
+    throw_error(Code::kInvalidArgument, "Shape of tensor input ", x.shape().to_list_string(),
+                " is not compatible with expected shape ", shape_debug_string(expected), ".");
+  c.set_output(0, c.input(0)->with_shape(x.shape()));
+}
+
 void py_func_kernel(KernelContext& c) {
   const int64_t token = c.attrs.get<int64_t>("token");
   PyFuncCallback fn;
@@ -119,6 +130,7 @@ void py_func_kernel(KernelContext& c) {
 
 EF_REGISTER_CPU_KERNEL("Assert", assert_kernel);
 EF_REGISTER_CPU_KERNEL("CheckNumerics", check_numerics_kernel);
+EF_REGISTER_CPU_KERNEL("EnsureShape", ensure_shape_kernel);
 EF_REGISTER_CPU_KERNEL("EagerPyFunc", py_func_kernel);
 
 }  // namespace

@@ -280,6 +280,11 @@ def _check_numerics_grad(op, grad):
     return [execute1("CheckNumerics", [grad], {"message": msg})]
 
 
+@RegisterGradient("EnsureShape")
+def _ensure_shape_grad(op, grad):
+    return [grad]
+
+
 # Integer-valued, boolean, string, random or shape-only outputs: no gradient flows through them.
 for _t in ("Shape", "Size", "Rank", "OneHot", "ZerosLike", "OnesLike", "Where", "Range", "LinSpace", "ArgMax",
            "ArgMin", "InvertPermutation",

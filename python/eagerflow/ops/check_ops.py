@@ -253,3 +253,19 @@ def disable_check_numerics():
     if _core.check_numerics_enabled() and _SAVED_PASSES:
         _core.set_optimizer_options(_SAVED_PASSES.pop())
     _core.set_check_numerics(False)
+
+
+def ensure_shape(x, shape, name=None):
+    """`x`, checked when it runs to have a shape that fits `shape` (None dims fit any size); in a graph its
+    static shape becomes the merge of the two."""
+    from eagerflow.framework.tensor_shape import TensorShape
+    if not isinstance(shape, TensorShape):
+        shape = TensorShape(shape)
+    dims = None if shape.rank is None else [-1 if d is None else d for d in shape.as_list()]
+    try:
+        return _execute.execute1("EnsureShape", [_tensor(x)], {"shape": dims}, name or "EnsureShape")
+    except errors.InvalidArgumentError as e:
+        if not _eager():
+            raise
+        # TF's eager wrapper runs this op on its slow path, whose errors end in " name: <name>".
+        raise type(e)(e.node_def, e.op, f"{e.message} name: {name or ''}") from None
