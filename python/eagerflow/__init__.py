@@ -19,7 +19,8 @@ newaxis = None
 
 # --- graphs and scopes (framework/ops.py) ---
 from eagerflow.framework.ops import (Graph, Operation, control_dependencies, executing_eagerly, get_default_graph,
-                                     init_scope, name_scope)
+                                     get_current_name_scope, init_scope, inside_function, is_symbolic_tensor,
+                                     name_scope)
 
 # --- elementwise math (ops/math_ops.py) ---
 from eagerflow.ops.math_ops import (acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh, truncatediv, truncatemod)
@@ -142,6 +143,7 @@ __all__ = ["Assert", "DType", "GradientTape", "Graph", "IndexedSlices", "Indexed
            "zeros_like"]
 __all__ += ["broadcast_dynamic_shape", "map_fn", "roll", "shape_n"]
 __all__ += ["ensure_shape", "foldl", "foldr", "get_static_value", "group", "scan", "tuple", "version"]
+__all__ += ["get_current_name_scope", "inside_function", "is_symbolic_tensor"]
 __all__ += ["constant_initializer", "ones_initializer", "random_normal_initializer", "random_uniform_initializer",
             "zeros_initializer"]
 __all__ += ["gradients", "hessians"]

@@ -266,6 +266,16 @@ def inside_function():
     return g is not None and bool(g.captures_eager_tensors)
 
 
+def get_current_name_scope():
+    """tf.get_current_name_scope(): the innermost name scope, "outer/inner" ("" at the top level)."""
+    return current_name_scope().rstrip("/")
+
+
+def is_symbolic_tensor(tensor):
+    """tf.is_symbolic_tensor: whether `tensor` is a graph tensor (not an eager one, a Variable or a value)."""
+    return isinstance(tensor, Tensor) and tensor._is_symbolic
+
+
 @contextlib.contextmanager
 def control_dependencies(control_inputs):
     """tf.control_dependencies: ops built in the block run after `control_inputs` (Operations or
