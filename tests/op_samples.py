@@ -523,6 +523,7 @@ SAMPLES = {
                       no_grad=_RANDOM),
     "Neg": op(call(f(4)), grad="x"),
     "NoOp": op(call(), no_grad="no inputs or outputs"),
+    "Timestamp": op(call(), no_grad="no inputs (TF declares it not differentiable)"),
     "NonDeterministicInts": op(call(i32([3]), dtype=tf.int64), no_grad=_RANDOM),
     "NotEqual": op(call(i32([[1, 2, 3]]), i32([1, 0, 3])), no_grad=_BOOL),
     "OneHot": op(call(i32([0, 2, -1]), i32(3), f64(1.0), f64(0.0), axis=-1),

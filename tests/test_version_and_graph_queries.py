@@ -1,5 +1,6 @@
-"""tf.version (TF's six names; the GraphDef versions are those of the GraphDefs this package writes) and
-TF's queries of the graph being built: inside_function, get_current_name_scope, is_symbolic_tensor."""
+"""tf.version (TF's six names; the GraphDef versions are those of the GraphDefs this package writes),
+TF's queries of the graph being built (inside_function, get_current_name_scope, is_symbolic_tensor)
+and tf.timestamp."""
 import eagerflow as tf
 
 
@@ -39,3 +40,17 @@ def test_graph_context_queries_as_tf():
         assert not tf.inside_function() and tf.is_symbolic_tensor(tf.constant(1))
         with tf.name_scope("a"):
             assert tf.get_current_name_scope() == "a"
+
+
+def test_timestamp_reads_the_clock_on_every_call():
+    import time
+    t = tf.timestamp()
+    assert t.dtype == tf.float64 and t.shape == [] and abs(float(t) - time.time()) < 5
+
+    @tf.function
+    def f():
+        return tf.timestamp()
+    first = float(f())
+    time.sleep(0.01)
+    assert float(f()) > first  # not folded into a constant
+    assert [op.type for op in f.get_concrete_function().graph.get_operations()] == ["Timestamp", "Identity"]

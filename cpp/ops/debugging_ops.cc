@@ -1,4 +1,5 @@
-// Op definitions for tf.debugging and tf.py_function: Assert, CheckNumerics, EnsureShape, EagerPyFunc.
+// Op definitions for tf.debugging, tf.py_function and tf.timestamp: Assert, CheckNumerics, EnsureShape,
+// EagerPyFunc, Timestamp.
 #include "ops/op_util.h"
 #include "ops/shape_merge.h"
 
@@ -24,6 +25,8 @@ void infer_ensure_shape(InferContext& c) {
   if (!e.empty()) throw_error(Code::kInvalidArgument, e);
   c.set_output(0, c.dtypes[0], merge_shapes(expected, c.shapes[0]));
 }
+
+void infer_timestamp(InferContext& c) { c.set_output(0, DType::kFloat64, Shape()); }
 
 // Tout: the output dtypes as enums; the shapes are unknown until the Python function runs.
 void infer_py_func(InferContext& c) {
@@ -72,6 +75,16 @@ EF_REGISTER_OP([] {
   d.infer = infer_py_func;
   d.stateful = true;
   return std::move(d).with_types({""}, {});
+}());
+
+// Timestamp: the wall-clock time in seconds since the epoch, a float64 scalar. Stateful, so a graph
+// reads the clock on each run and never folds it into a constant.
+EF_REGISTER_OP([] {
+  OpDef d;
+  d.name = "Timestamp";
+  d.infer = infer_timestamp;
+  d.stateful = true;
+  return std::move(d).with_types({}, {});
 }());
 
 }  // namespace

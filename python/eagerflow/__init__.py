@@ -55,7 +55,7 @@ from eagerflow.ops.scatter_ops import (tensor_scatter_nd_add, tensor_scatter_nd_
 # --- variables, printing, Python functions, asserts, control flow (ops/) ---
 from eagerflow.ops.variables import Variable, VariableAggregation, VariableSynchronization
 from eagerflow.ops.logging_ops import print_v2 as print
-from eagerflow.ops.no_op import no_op
+from eagerflow.ops.no_op import no_op, timestamp
 from eagerflow.ops.script_ops import numpy_function, py_function
 from eagerflow.ops.check_ops import Assert, assert_equal, assert_greater, assert_less, assert_rank
 from eagerflow.ops.composite_math import sequence_mask
@@ -143,7 +143,7 @@ __all__ = ["Assert", "DType", "GradientTape", "Graph", "IndexedSlices", "Indexed
            "zeros_like"]
 __all__ += ["broadcast_dynamic_shape", "map_fn", "roll", "shape_n"]
 __all__ += ["ensure_shape", "foldl", "foldr", "get_static_value", "group", "scan", "tuple", "version"]
-__all__ += ["get_current_name_scope", "inside_function", "is_symbolic_tensor"]
+__all__ += ["get_current_name_scope", "inside_function", "is_symbolic_tensor", "timestamp"]
 __all__ += ["constant_initializer", "ones_initializer", "random_normal_initializer", "random_uniform_initializer",
             "zeros_initializer"]
 __all__ += ["gradients", "hessians"]

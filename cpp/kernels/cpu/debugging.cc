@@ -1,4 +1,5 @@
 // CPU kernels for Assert, CheckNumerics and EagerPyFunc (which calls back into a registered function).
+#include <chrono>
 #include <cstdio>
 #include <mutex>
 #include <type_traits>
@@ -112,6 +113,11 @@ void ensure_shape_kernel(KernelContext& c) {
   c.set_output(0, c.input(0)->with_shape(x.shape()));
 }
 
+void timestamp_kernel(KernelContext& c) {
+  const auto since_epoch = std::chrono::system_clock::now().time_since_epoch();
+  *c.allocate_output(0, DType::kFloat64, Shape())->data<double>() = std::chrono::duration<double>(since_epoch).count();
+}
+
 void py_func_kernel(KernelContext& c) {
   const int64_t token = c.attrs.get<int64_t>("token");
   PyFuncCallback fn;
@@ -132,6 +138,7 @@ EF_REGISTER_CPU_KERNEL("Assert", assert_kernel);
 EF_REGISTER_CPU_KERNEL("CheckNumerics", check_numerics_kernel);
 EF_REGISTER_CPU_KERNEL("EnsureShape", ensure_shape_kernel);
 EF_REGISTER_CPU_KERNEL("EagerPyFunc", py_func_kernel);
+EF_REGISTER_CPU_KERNEL("Timestamp", timestamp_kernel);
 
 }  // namespace
 

@@ -299,5 +299,5 @@ for _t in ("Shape", "Size", "Rank", "OneHot", "ZerosLike", "OnesLike", "Where", 
            "StringToHashBucketStrong", "UnicodeDecode", "UnicodeDecodeWithOffsets", "UnicodeEncode", "UnicodeTranscode",
            "UnicodeScript",
            "RegexFullMatch", "StaticRegexFullMatch", "RegexReplace", "StaticRegexReplace",
-           "Const", "Placeholder", "NoOp", "Assert", "PrintV2"):
+           "Const", "Placeholder", "NoOp", "Assert", "PrintV2", "Timestamp"):
     no_gradient(_t)

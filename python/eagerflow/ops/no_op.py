@@ -1,4 +1,4 @@
-"""tf.no_op: an op that does nothing (a node other ops and Sessions can depend on)."""
+"""tf.no_op: an op that does nothing (a node other ops and Sessions can depend on); tf.timestamp."""
 from eagerflow import _core
 from eagerflow.ops import _execute
 
@@ -11,3 +11,8 @@ def no_op(name=None):
         return None
     from eagerflow.framework.ops import Operation
     return Operation(g.last_node())
+
+
+def timestamp(name=None):
+    """The time since the epoch in seconds, a float64 scalar, read when the op runs (each call of a function)."""
+    return _execute.execute1("Timestamp", [], None, name or "Timestamp")
