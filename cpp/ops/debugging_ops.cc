@@ -21,9 +21,10 @@ void infer_check_numerics(InferContext& c) {
 // they cannot).
 void infer_ensure_shape(InferContext& c) {
   const Shape expected = ensure_shape_attr(c.attrs);
-  const std::string e = shape_merge_error(expected, c.shapes[0]);  // TF's order in the message
-  if (!e.empty()) throw_error(Code::kInvalidArgument, e);
-  c.set_output(0, c.dtypes[0], merge_shapes(expected, c.shapes[0]));
+  Shape merged;
+  if (!merge_shapes(expected, c.shapes[0], &merged))
+    throw_error(Code::kInvalidArgument, shape_merge_error(expected, c.shapes[0]));  // TF's order in the message
+  c.set_output(0, c.dtypes[0], merged);
 }
 
 void infer_timestamp(InferContext& c) { c.set_output(0, DType::kFloat64, Shape()); }

@@ -1,10 +1,12 @@
-// Partial element shapes of TensorLists: what the list ops' inference and kernels share.
+// Partial element shapes of TensorLists: what the list ops' inference and kernels share (the generic
+// printing and merging are ops/shape_merge.h's).
 #pragma once
 #include <string>
 #include <vector>
 
 #include "core/errors.h"
 #include "core/tensor.h"
+#include "ops/shape_merge.h"
 
 namespace ef {
 
@@ -22,37 +24,6 @@ inline Shape shape_from_tensor(const TensorImpl& t) {
   for (int64_t d : v)
     if (d < -1) throw_error(Code::kInvalidArgument, "Dimension ", d, " must be >= -1");
   return Shape(v);
-}
-
-// "[2,?]" / "<unknown>" as TF's PartialTensorShape prints in list-op messages.
-inline std::string partial_shape_string(const Shape& s) {
-  if (!s.rank_known()) return "<unknown>";
-  std::string out = "[";
-  for (int i = 0; i < s.rank(); ++i) {
-    if (i) out += ",";
-    out += s[i] < 0 ? std::string("?") : std::to_string(s[i]);
-  }
-  return out + "]";
-}
-
-// Merges two partial shapes into the most specific one; false when they conflict.
-inline bool merge_shapes(const Shape& a, const Shape& b, Shape* out) {
-  if (!a.rank_known()) {
-    *out = b;
-    return true;
-  }
-  if (!b.rank_known()) {
-    *out = a;
-    return true;
-  }
-  if (a.rank() != b.rank()) return false;
-  Shape m = a;
-  for (int i = 0; i < a.rank(); ++i) {
-    if (a[i] >= 0 && b[i] >= 0 && a[i] != b[i]) return false;
-    if (a[i] < 0) m.set_dim(i, b[i]);
-  }
-  *out = m;
-  return true;
 }
 
 }  // namespace ef

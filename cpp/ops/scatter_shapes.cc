@@ -28,16 +28,16 @@ void check_scatter_nd_static_shapes(const Shape& indices, const Shape& updates, 
   const std::vector<int64_t> pi = part(indices, 0, outer), pu = part(updates, 0, outer);
   std::string e = shape_merge_error(pi, pu);
   if (!e.empty())
-    throw_error(Code::kInvalidArgument, "Dimensions [0,", outer, ") of indices[shape=", shape_debug_string(indices), "] = ",
-                shape_debug_string(pi), " must match dimensions [0,", outer, ") of updates[shape=", shape_debug_string(updates), "] = ",
-                shape_debug_string(pu), ": ", e);
+    throw_error(Code::kInvalidArgument, "Dimensions [0,", outer, ") of indices[shape=", partial_shape_string(indices), "] = ",
+                partial_shape_string(pi), " must match dimensions [0,", outer, ") of updates[shape=", partial_shape_string(updates), "] = ",
+                partial_shape_string(pu), ": ", e);
   if (!output.rank_known() || ix > output.rank()) return;
   const std::vector<int64_t> so = part(output, ix, output.rank()), su = part(updates, outer, updates.rank());
   e = shape_merge_error(so, su);
   if (!e.empty())
-    throw_error(Code::kInvalidArgument, "Dimensions [", ix, ",", output.rank(), ") of input[shape=", shape_debug_string(output),
-                "] = ", shape_debug_string(so), " must match dimensions [", outer, ",", updates.rank(), ") of updates[shape=",
-                shape_debug_string(updates), "] = ", shape_debug_string(su), ": ", e);
+    throw_error(Code::kInvalidArgument, "Dimensions [", ix, ",", output.rank(), ") of input[shape=", partial_shape_string(output),
+                "] = ", partial_shape_string(so), " must match dimensions [", outer, ",", updates.rank(), ") of updates[shape=",
+                partial_shape_string(updates), "] = ", partial_shape_string(su), ": ", e);
 }
 
 }  // namespace ef

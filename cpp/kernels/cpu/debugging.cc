@@ -109,7 +109,7 @@ void ensure_shape_kernel(KernelContext& c) {
   const Shape expected = ensure_shape_attr(c.attrs);
   if (!shape_fits(x.shape(), expected))
     throw_error(Code::kInvalidArgument, "Shape of tensor input ", x.shape().to_list_string(),
-                " is not compatible with expected shape ", shape_debug_string(expected), ".");
+                " is not compatible with expected shape ", partial_shape_string(expected), ".");
   c.set_output(0, c.input(0)->with_shape(x.shape()));
 }
 

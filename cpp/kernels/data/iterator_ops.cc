@@ -3,6 +3,7 @@
 // DatasetCardinality reads a dataset's size.
 #include "core/errors.h"
 #include "kernels/data/dataset.h"
+#include "ops/shape_merge.h"
 
 namespace ef {
 namespace {
@@ -19,14 +20,6 @@ void anonymous_iterator_kernel(KernelContext& c) {
   r->dtypes = output_types(c);
   r->shapes = output_shapes(c);
   c.set_output(0, TensorImpl::resource_handle(std::move(r)));
-}
-
-bool compatible(const Shape& want, const Shape& got) {
-  if (!want.rank_known()) return true;
-  if (want.rank() != got.rank()) return false;
-  for (int i = 0; i < want.rank(); ++i)
-    if (want[i] >= 0 && want[i] != got[i]) return false;
-  return true;
 }
 
 template <typename T>
@@ -47,7 +40,7 @@ void check_element(const KernelContext& c, const Element& e) {
     if (e[k]->dtype() != types[k])
       throw_error(Code::kInvalidArgument, "Data type mismatch at component ", k, ": expected ",
                   tf_type_string(types[k]), " but got ", tf_type_string(e[k]->dtype()), ".");
-    if (k < shapes.size() && !compatible(shapes[k], e[k]->shape()))
+    if (k < shapes.size() && !shape_fits(e[k]->shape(), shapes[k]))
       throw_error(Code::kInvalidArgument, "Incompatible shapes at component ", k, ": expected ",
                   shapes[k].to_list_string(), " but got ", e[k]->shape().to_list_string(), ".");
   }

@@ -12,6 +12,7 @@ from eagerflow.framework import errors
 from eagerflow.framework.convert import convert_to_tensor
 from eagerflow.framework.ops import name_scope
 from eagerflow.framework.tensor import Tensor
+from eagerflow.framework.tensor_shape import TensorShape
 from eagerflow.ops import _execute
 from eagerflow.ops import math_ops, reduction_ops
 from eagerflow.ops._grad_util import static_value
@@ -258,7 +259,6 @@ def disable_check_numerics():
 def ensure_shape(x, shape, name=None):
     """`x`, checked when it runs to have a shape that fits `shape` (None dims fit any size); in a graph its
     static shape becomes the merge of the two."""
-    from eagerflow.framework.tensor_shape import TensorShape
     if not isinstance(shape, TensorShape):
         shape = TensorShape(shape)
     dims = None if shape.rank is None else [-1 if d is None else d for d in shape.as_list()]
